@@ -1,0 +1,151 @@
+"""The two answers a seat gives in a turn (COM-8): a draw, then a play. Both round-trip text.
+
+>>> str(Draw.parse("stock"))
+'stock'
+>>> Play.parse("discard KS")
+Play.parse('discard KS')
+>>> str(Play.parse("meld 9H 10H jk=jh; lay 3 8H; take 2 5S; discard KS"))
+'meld 9H 10H JK=JH; lay 3 8H; take 2 5S; discard KS'
+>>> Play.parse("declare 8D").declare
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from arena.cards import Card
+from arena.errors import BadInput
+
+Source = Literal["stock", "discard", "tournante"]
+SOURCES: tuple[Source, ...] = get_args(Source)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Where the seat takes its card from."""
+
+    source: Source
+
+    @classmethod
+    def parse(cls, text: str) -> Draw:
+        """Read ``stock``, ``discard`` or ``tournante``."""
+        word = text.strip().lower()
+        for source in SOURCES:
+            if word == source:
+                return cls(source)
+        raise BadInput(f"bad draw {text!r}: expected one of {', '.join(SOURCES)}")
+
+    def __str__(self) -> str:
+        return self.source
+
+    def __repr__(self) -> str:
+        return f"Draw.parse({self.source!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A card put on the table; a wild card may name the card it stands for (``JK=8H``)."""
+
+    card: Card
+    stands_for: Card | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Placed:
+        """Read ``8H`` or ``JK=8H``."""
+        card, _, named = text.partition("=")
+        return cls(Card.parse(card), Card.parse(named) if named else None)
+
+    def __str__(self) -> str:
+        return str(self.card) if self.stands_for is None else f"{self.card}={self.stands_for}"
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Cards added to table meld number ``meld`` (R51-13, MAR-11)."""
+
+    meld: int
+    cards: tuple[Placed, ...]
+
+    def __str__(self) -> str:
+        return f"lay {self.meld} " + " ".join(str(p) for p in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Put ``card`` into table meld ``meld`` and take back the joker it replaces."""
+
+    meld: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"take {self.meld} {self.card}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Play:
+    """The whole play decision, checked and applied at once or not at all.
+
+    ``declare`` is the IND declaration (``discard`` is then the card set aside) and the
+    TT going out (``discard`` is the last discard).
+    """
+
+    discard: Card | None
+    declare: bool = False
+    melds: tuple[tuple[Placed, ...], ...] = ()
+    layoffs: tuple[LayOff, ...] = ()
+    takebacks: tuple[TakeBack, ...] = ()
+
+    @property
+    def lays_anything(self) -> bool:
+        """Whether any card goes to the table."""
+        return bool(self.melds or self.layoffs or self.takebacks)
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """Read ``meld ...; lay N ...; take N CARD; discard CARD`` or ``declare CARD``."""
+        melds: list[tuple[Placed, ...]] = []
+        layoffs: list[LayOff] = []
+        takebacks: list[TakeBack] = []
+        discard: Card | None = None
+        declare = False
+        for part in (p.split() for p in text.split(";") if p.strip()):
+            verb, args = part[0].lower(), part[1:]
+            try:
+                if verb == "meld":
+                    melds.append(tuple(Placed.parse(a) for a in args))
+                elif verb == "lay":
+                    layoffs.append(LayOff(int(args[0]), tuple(Placed.parse(a) for a in args[1:])))
+                elif verb == "take" and len(args) == 2:
+                    takebacks.append(TakeBack(int(args[0]), Card.parse(args[1])))
+                elif verb in ("discard", "declare") and len(args) == 1:
+                    discard, declare = Card.parse(args[0]), verb == "declare"
+                else:
+                    raise ValueError(verb)
+            except (ValueError, IndexError) as exc:
+                raise BadInput(f"bad play {text!r}: cannot read {' '.join(part)!r}; expected "
+                               "'meld CARDS', 'lay N CARDS', 'take N CARD', "
+                               "'discard CARD' or 'declare CARD'") from exc
+        return cls(discard=discard, declare=declare, melds=tuple(melds),
+                   layoffs=tuple(layoffs), takebacks=tuple(takebacks))
+
+    def __str__(self) -> str:
+        parts = ["meld " + " ".join(str(p) for p in m) for m in self.melds]
+        parts += [str(x) for x in self.layoffs] + [str(x) for x in self.takebacks]
+        if self.discard is not None:
+            parts.append(f"{'declare' if self.declare else 'discard'} {self.discard}")
+        return "; ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Play.parse({str(self)!r})"
+
+
+Action = Draw | Play
+
+
+def parse_action(text: str) -> Action:
+    """Read either kind of answer from its text."""
+    words = text.split()
+    return Draw.parse(text) if len(words) == 1 and words[0].lower() in SOURCES \
+        else Play.parse(text)

@@ -1,0 +1,121 @@
+"""Cards, their text form (COM-1) and decks.
+
+A card is a small value: ``Card.parse("10H")`` reads it, ``str(card)`` prints it canonically.
+
+>>> Card.parse("th")
+Card.parse('10H')
+>>> str(Card.parse("10♥")), str(Card.parse("jk"))
+('10H', 'JK')
+>>> [str(c) for c in parse_cards("AS 2S 3S")]
+['AS', '2S', '3S']
+>>> len(deck(jokers=2)), len(deck(jokers=4)), len(deck(jokers=0))
+(106, 108, 104)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from arena.errors import BadInput
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+_SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10, "1": 1}
+JOKER_CODE = 52
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card, stored as a code 0..52 so that melds and sets of cards stay cheap.
+
+    Codes run suit by suit (S, H, D, C), ace to king; 52 is the printed joker.
+    """
+
+    code: int
+
+    JOKER: ClassVar[Card]
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) to 13 (king); 0 for a printed joker."""
+        return 0 if self.code == JOKER_CODE else self.code % 13 + 1
+
+    @property
+    def suit(self) -> int:
+        """0..3 for S H D C; 4 for a printed joker."""
+        return 4 if self.code == JOKER_CODE else self.code // 13
+
+    @property
+    def is_joker(self) -> bool:
+        """Printed jokers are wild in every variant and never stand for themselves."""
+        return self.code == JOKER_CODE
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts and diamonds share a colour, which IND-7 uses for its wild cards."""
+        return self.suit in (1, 2)
+
+    @classmethod
+    def of(cls, rank: int, suit: int) -> Card:
+        """Build from rank 1..13 and suit 0..3, the order the solver thinks in."""
+        return _BY_CODE[suit * 13 + rank - 1]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read forgiving card text: ``10H``, ``TH``, ``th``, ``10♥``, ``JK``."""
+        token = text.strip().upper()
+        if token in ("JK", "JOKER", "*", "🃏"):
+            return _BY_CODE[JOKER_CODE]
+        rank, suit = _RANK_ALIASES.get(token[:-1]), _SUIT_ALIASES.get(token[-1:])
+        if rank is None or suit is None:
+            raise BadInput(f"bad card {text!r}: expected rank A 2-10 J Q K (or T) "
+                           "then suit S H D C (or ♠♥♦♣), or JK")
+        return _BY_CODE[suit * 13 + rank - 1]
+
+    def __str__(self) -> str:
+        return "JK" if self.code == JOKER_CODE else RANKS[self.code % 13] + SUITS[self.code // 13]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (_card_from_code, (self.code,))
+
+
+def _card_from_code(code: int) -> Card:
+    return _BY_CODE[code]
+
+
+_BY_CODE: tuple[Card, ...] = tuple(object.__new__(Card) for _ in range(53))
+for _code, _card in enumerate(_BY_CODE):
+    object.__setattr__(_card, "code", _code)
+Card.JOKER = _BY_CODE[JOKER_CODE]
+ALL_CARDS: tuple[Card, ...] = _BY_CODE[:52]
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse cards separated by spaces or commas, or an iterable of tokens."""
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Card.parse(t) for t in tokens]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Print cards the way ``parse_cards`` reads them back."""
+    return " ".join(str(c) for c in cards)
+
+
+def deck(*, decks: int = 2, jokers: int = 0) -> list[Card]:
+    """An unshuffled deck: ``decks`` copies of the 52 cards plus ``jokers`` printed jokers."""
+    return list(ALL_CARDS) * decks + [Card.JOKER] * jokers
+
+
+def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
+    """A shuffled copy; every shuffle goes through the game RNG (COM-4)."""
+    out = list(cards)
+    rng.shuffle(out)
+    return out

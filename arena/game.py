@@ -1,0 +1,283 @@
+"""The generic engine: turns, draws, the stock and its reshuffle, caps, rounds, views.
+
+A variant subclasses :class:`Game` and overrides a few hooks (deal, play checks, scoring,
+safe play). The engine owns the state; seats only ever get a :class:`~arena.view.View`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from arena.actions import Action, Draw, Play, Source
+from arena.cards import Card
+from arena.errors import BadInput, IllegalAction
+from arena.melds import NO_WILDS, WildSpec
+from arena.options import OptionSpec, resolve_options
+from arena.view import Decision, PublicEvent, RoundSummary, TableMeld, View
+
+EndReason = Literal["declaration", "out", "draw_cap", "dead_stock", "last_player",
+                    "invalid_declaration"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How one round ended and what each seat paid."""
+
+    round: int
+    dealer: int
+    reason: str
+    penalties: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What happened so far in the current turn (the engine's private bookkeeping)."""
+
+    drawn: Card | None = None
+    source: Source | None = None
+    events: list[PublicEvent] = field(default_factory=list)
+
+
+class Game:
+    """One game of a variant, from its first deal to its final totals."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]]
+    draw_rule: ClassVar[str] = "COM-8"
+
+    def __init__(self, *, seed: int, options: Mapping[str, Any] | None = None) -> None:
+        self.options: dict[str, Any] = resolve_options(self.name, self.OPTIONS, options or {})
+        self.players: int = int(self.options["players"])
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.totals = [0] * self.players
+        self.results: list[RoundResult] = []
+        self.log: list[tuple[int, Action]] = []
+        self.round = 0
+        self.dealer = self.rng.randrange(self.players)  # COM-3
+        self.finished = False
+        self._start_round()
+
+    # ------------------------------------------------------------------ round lifecycle
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self.hands: list[list[Card]] = [[] for _ in range(self.players)]
+        self.stock: list[Card] = []  # top of the stock is the end of the list
+        self.pile: list[Card] = []  # top of the discard pile is the end of the list
+        self.history: list[PublicEvent] = []
+        self.table: list[TableMeld] = []
+        self.active = [True] * self.players
+        self.draws = 0
+        self.turn = _Turn()
+        self.round_over = False
+        self.wilds: WildSpec = NO_WILDS
+        self.to_act = (self.dealer + 1) % self.players
+        self.decision: Decision = "draw"
+        self.deal()
+
+    def end_round(self, reason: str, penalties: Sequence[int]) -> None:
+        """Record the round, add its penalties, then deal the next round or finish."""
+        self.round_over = True
+        result = RoundResult(self.round, self.dealer, reason, tuple(penalties))
+        self.results.append(result)
+        for seat, points in enumerate(penalties):
+            self.totals[seat] += points
+        self.last_summary = RoundSummary(self.round, reason,
+                                         tuple(tuple(h) for h in self.hands),
+                                         tuple(penalties), tuple(self.totals))
+        if self.game_over():
+            self.finished = True
+        else:
+            self.dealer = (self.dealer + 1) % self.players
+            self._start_round()
+
+    # ------------------------------------------------------------------ hooks
+
+    def deal(self) -> None:
+        """Shuffle, deal, set the wild cards and the first seat (variant hook)."""
+        raise NotImplementedError
+
+    def game_over(self) -> bool:
+        """Whether the match option is met after the round just ended (variant hook)."""
+        raise NotImplementedError
+
+    def check_play(self, seat: int, play: Play) -> None:
+        """Raise IllegalAction unless ``play`` is legal now (variant hook)."""
+        raise NotImplementedError
+
+    def apply_play(self, seat: int, play: Play) -> None:
+        """Apply a play that ``check_play`` accepted (variant hook)."""
+        raise NotImplementedError
+
+    def forced_end(self, reason: str) -> None:
+        """End the round at the draw cap or on a dead stock (variant hook)."""
+        raise NotImplementedError
+
+    def hand_points(self, hand: Sequence[Card]) -> int:
+        """What this hand would pay if the round ended now (variant hook, COM-10)."""
+        raise NotImplementedError
+
+    def card_value(self, card: Card) -> int:
+        """A card's value for the COM-10 tie-break (variant hook)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ turn flow
+
+    def legal_draws(self) -> tuple[Source, ...]:
+        """The draw sources open to the seat to act."""
+        return ("stock", "discard") if self.pile else ("stock",)
+
+    def apply(self, action: Action) -> None:
+        """Check and apply the answer of the seat to act; nothing changes if it is illegal."""
+        if self.finished:
+            raise IllegalAction("the game is over", rule="COM-13")
+        seat = self.to_act
+        if isinstance(action, Draw):
+            if self.decision != "draw":
+                raise IllegalAction("a play is expected, not a draw", rule=self.draw_rule)
+            self._draw(seat, action.source)
+        else:
+            if self.decision != "play":
+                raise IllegalAction("a draw is expected first", rule=self.draw_rule)
+            self.check_play(seat, play=action)
+            self.log.append((seat, action))
+            self.apply_play(seat, action)
+
+    def _draw(self, seat: int, source: Source) -> None:
+        if source not in self.legal_draws():
+            raise IllegalAction(f"cannot draw from the {source} now "
+                                f"(legal: {', '.join(self.legal_draws())})", rule=self.draw_rule)
+        if source == "stock" and not self.stock and not self._reshuffle():
+            self.forced_end("dead_stock")  # COM-12
+            return
+        self.log.append((seat, Draw(source)))
+        card = self.stock.pop() if source == "stock" else self.pile.pop()
+        if source != "stock":
+            self.history.append(PublicEvent(seat, "take", (card,)))
+        self.hands[seat].append(card)
+        self.draws += 1
+        self.turn = _Turn(drawn=card, source=source)
+        self.decision = "play"
+
+    def _reshuffle(self) -> bool:
+        """COM-12: all of the discard pile but its top card becomes the new stock."""
+        if len(self.pile) < 2:
+            return False
+        top = self.pile.pop()
+        self.stock = self.pile
+        self.rng.shuffle(self.stock)
+        self.pile = [top]
+        return True
+
+    def discard(self, seat: int, card: Card) -> None:
+        """Move ``card`` from the hand to the pile, in public."""
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        self.history.append(PublicEvent(seat, "discard", (card,)))
+
+    def end_turn(self) -> None:
+        """Pass to the next active seat, or end the round at the draw cap (COM-9)."""
+        if self.draws >= self.options["draw_cap"]:
+            self.forced_end("draw_cap")
+            return
+        self.next_seat()
+
+    def next_seat(self) -> None:
+        """The next active seat clockwise starts its draw decision."""
+        seat = self.to_act
+        for _ in range(self.players):
+            seat = (seat + 1) % self.players
+            if self.active[seat]:
+                break
+        self.to_act = seat
+        self.decision = "draw"
+        self.turn = _Turn()
+
+    def check_discard(self, seat: int, play: Play, rule: str) -> Card:
+        """The discard is in hand and was not taken from the pile this turn (COM-11)."""
+        card = play.discard
+        if card is None:
+            raise IllegalAction("the play must end with a discard", rule=rule)
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"{card} is not in the hand", rule=rule)
+        if self.turn.source in ("discard", "tournante") and card == self.turn.drawn:
+            raise IllegalAction(f"{card} was taken from the {self.turn.source} this turn "
+                                "and may not be discarded", rule="COM-11")
+        return card
+
+    # ------------------------------------------------------------------ safe action
+
+    def safe_action(self) -> Action:
+        """COM-10: the action played when a seat faults on its current decision."""
+        if self.decision == "draw":
+            return Draw("stock")
+        return Play(discard=self.safe_discard())
+
+    def safe_discard(self) -> Card:
+        """The drawn stock card, else the safe card of COM-10."""
+        if self.turn.source == "stock" and self.turn.drawn is not None:
+            return self.turn.drawn
+        return self.safe_card(self.to_act)
+
+    def safe_card(self, seat: int) -> Card:
+        """COM-10: the non-wild card, not taken this turn, whose loss leaves the least penalty."""
+        hand = self.hands[seat]
+        taken = self.turn.drawn if self.turn.source != "stock" else None
+        candidates = [c for c in set(hand) if c != taken and not self.wilds.is_wild(c)]
+        if not candidates:
+            candidates = [c for c in set(hand) if c != taken] or list(set(hand))
+
+        def cost(card: Card) -> tuple[int, int, int, int]:
+            rest = list(hand)
+            rest.remove(card)
+            return (self.hand_points(rest), -self.card_value(card), -card.rank, card.suit)
+
+        return min(candidates, key=cost)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` is shown now (COM-5)."""
+        return View(
+            variant=self.version, seat=seat, players=self.players, decision=self.decision,
+            round=self.round, dealer=self.dealer, hand=tuple(self.hands[seat]),
+            drawn=self.turn.drawn if seat == self.to_act else None,
+            drawn_from=self.turn.source if seat == self.to_act else None,
+            kept=self.turn.drawn if seat == self.to_act and self.turn.source not in
+            (None, "stock") else None,
+            discard_top=self.pile[-1] if self.pile else None, history=tuple(self.history),
+            table=tuple(self.table), hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self.stock), scores=tuple(self.totals), active=tuple(self.active),
+            wilds=self.wilds, indicator=self.indicator(), wild_rank=self.wild_rank(),
+            legal_draws=self.legal_draws() if self.decision == "draw" else (),
+            draws=self.draws, draw_cap=int(self.options["draw_cap"]),
+            **self.view_extras(seat))
+
+    def indicator(self) -> Card | None:
+        """The IND indicator, when the variant has one."""
+        return None
+
+    def wild_rank(self) -> int | None:
+        """The TT wild rank, when the variant has one."""
+        return None
+
+    def view_extras(self, seat: int) -> dict[str, Any]:
+        """Variant-specific public fields (opened seats, threshold)."""
+        return {}
+
+    # ------------------------------------------------------------------ results
+
+    def ranks(self) -> tuple[int, ...]:
+        """Competition ranks by total, lowest first; equal totals share (COM-13)."""
+        return tuple(1 + sum(t < mine for t in self.totals) for mine in self.totals)
+
+    @classmethod
+    def option_error(cls, name: str, expected: str) -> BadInput:
+        """A one-line error naming the variant's option and what it takes."""
+        return BadInput(f"{cls.name}: option {name!r}: expected {expected}")

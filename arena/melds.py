@@ -1,0 +1,418 @@
+"""Combinations (runs and sets) and the exact best-arrangement solver (COM-7).
+
+The same code serves every variant: a :class:`MeldRules` says what a combination may be,
+a :class:`WildSpec` says which cards are wild this round, and the solver minimises the
+variant's penalty. Cards are handled as integer codes (see :mod:`arena.cards`) in the hot path.
+
+>>> from arena.cards import parse_cards
+>>> ind = WildSpec.of(parse_cards("JK 7C 7S"), self_standing=True)
+>>> check_meld(parse_cards("9H 10H JK QH"), IND_MELDS, ind).kind
+'sequence'
+>>> check_meld(parse_cards("AS 2S 3S"), IND_MELDS, ind).kind
+'pure_sequence'
+>>> check_meld(parse_cards("KH AH 2H"), IND_MELDS, ind).valid
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+from arena.cards import JOKER_CODE, Card
+
+Kind = Literal["pure_sequence", "sequence", "set"]
+INF = 1 << 30
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeldRules:
+    """What a combination may be in one variant; ``rule_*`` are the RULES.md IDs to cite."""
+
+    ace_high: bool = True
+    max_wilds: int = 13
+    need_natural: bool = True
+    set_duplicates: bool = False
+    max_set: int = 4
+    rule_run: str = "COM-2"
+    rule_set: str = "COM-2"
+    rule_wild: str = "COM-2"
+
+
+IND_MELDS = MeldRules(rule_run="IND-11", rule_set="IND-13", rule_wild="IND-12")
+TT_MELDS = MeldRules(ace_high=False, need_natural=False, set_duplicates=True, max_set=108,
+                     rule_run="TT-9", rule_set="TT-9", rule_wild="TT-8")
+R51_MELDS = MeldRules(max_wilds=1, rule_run="R51-6", rule_set="R51-6", rule_wild="R51-6")
+MAR_MELDS = MeldRules(max_wilds=1, rule_run="MAR-6", rule_set="MAR-6", rule_wild="MAR-6")
+
+
+@dataclass(frozen=True, slots=True)
+class WildSpec:
+    """Which card codes are wild this round, and whether a non-joker wild may be itself."""
+
+    wild: frozenset[int]
+    self_standing: bool = True
+
+    @classmethod
+    def of(cls, cards: Iterable[Card], *, self_standing: bool = True) -> WildSpec:
+        """Build from example wild cards (the joker is always wild)."""
+        return cls(frozenset({c.code for c in cards} | {JOKER_CODE}), self_standing)
+
+    def is_wild(self, card: Card) -> bool:
+        """True when the card may stand for another card."""
+        return card.code in self.wild
+
+    def is_dual(self, card: Card) -> bool:
+        """A wild that may also stand for itself (IND-9, TT-8), so purity can use it."""
+        return self.self_standing and card.code != JOKER_CODE and card.code in self.wild
+
+
+NO_WILDS = WildSpec(frozenset({JOKER_CODE}), self_standing=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """One combination of an arrangement, as laid out by the solver."""
+
+    kind: Kind
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class MeldCheck:
+    """The verdict on one combination: its best kind, or the rule it breaks."""
+
+    valid: bool
+    kind: Kind | None
+    reason: str | None
+
+
+# --------------------------------------------------------------------------- single melds
+
+
+def _run_fits(naturals: Sequence[Card], size: int, rules: MeldRules) -> bool:
+    """Naturals of one suit and distinct ranks fit a run of ``size`` cards (COM-2)."""
+    if size < 3 or size > 13 or not naturals:
+        return 3 <= size <= 13 and not naturals
+    if len({c.suit for c in naturals}) != 1:
+        return False
+    ranks = sorted(c.rank for c in naturals)
+    if len(set(ranks)) != len(ranks):
+        return False
+    layouts = [ranks]
+    if rules.ace_high and ranks[0] == 1:
+        layouts.append(sorted(r if r != 1 else 14 for r in ranks))
+    return any(lay[-1] - lay[0] + 1 <= size for lay in layouts)
+
+
+def _set_fits(naturals: Sequence[Card], size: int, rules: MeldRules) -> bool:
+    """Naturals of one rank (distinct suits unless duplicates are allowed) fit a set."""
+    if size < 3 or size > rules.max_set:
+        return False
+    if len({c.rank for c in naturals}) > 1:
+        return False
+    return rules.set_duplicates or len({c.suit for c in naturals}) == len(naturals)
+
+
+def meld_kinds(cards: Sequence[Card], rules: MeldRules, wilds: WildSpec) -> set[Kind]:
+    """Every kind that this group of cards can be read as (empty when it is no combination)."""
+    fixed = [c for c in cards if not wilds.is_wild(c)]
+    duals = [c for c in cards if wilds.is_dual(c)]
+    kinds: set[Kind] = set()
+    for k in range(len(duals) + 1):
+        for as_self in combinations(duals, k):
+            naturals = fixed + list(as_self)
+            n_wild = len(cards) - len(naturals)
+            if n_wild > rules.max_wilds or (rules.need_natural and not naturals):
+                continue
+            if _run_fits(naturals, len(cards), rules):
+                kinds.add("sequence" if n_wild else "pure_sequence")
+            if _set_fits(naturals, len(cards), rules):
+                kinds.add("set")
+    return kinds
+
+
+_KIND_ORDER: tuple[Kind, ...] = ("pure_sequence", "sequence", "set")
+
+
+def check_meld(cards: Sequence[Card], rules: MeldRules, wilds: WildSpec) -> MeldCheck:
+    """Is this group one valid combination? Names the best kind or the rule broken."""
+    kinds = meld_kinds(cards, rules, wilds)
+    for kind in _KIND_ORDER:
+        if kind in kinds:
+            return MeldCheck(True, kind, None)
+    return MeldCheck(False, None, _why_not(cards, rules, wilds))
+
+
+def _why_not(cards: Sequence[Card], rules: MeldRules, wilds: WildSpec) -> str:
+    """A bot author's explanation of why a group is no combination."""
+    naturals = [c for c in cards if not wilds.is_wild(c)]
+    n_wild = len(cards) - len(naturals)
+    if len(cards) < 3:
+        return f"{rules.rule_run}: a combination needs at least 3 cards, got {len(cards)}"
+    if rules.need_natural and not naturals:
+        return f"{rules.rule_wild}: a combination needs at least one natural card"
+    if n_wild > rules.max_wilds:
+        return f"{rules.rule_wild}: at most {rules.max_wilds} wild card(s) per combination"
+    if len({c.rank for c in naturals}) == 1:
+        if len(cards) > rules.max_set:
+            return f"{rules.rule_set}: a set holds at most {rules.max_set} cards"
+        return f"{rules.rule_set}: a set needs natural cards of distinct suits"
+    if len({c.suit for c in naturals}) > 1:
+        return f"{rules.rule_run}: natural cards of different suits and ranks"
+    return f"{rules.rule_run}: ranks are not consecutive (the ace is low or high, never both)"
+
+
+# --------------------------------------------------------------------------- the solver
+#
+# The hand's natural cards are numbered 0..n-1 in code order, so a set of them is a bit mask.
+# Every combination the hand could hold is listed once, under its lowest card; the search
+# then takes the lowest remaining card and either leaves it out or puts it in one of the
+# combinations listed under it. Wild cards are counted, not placed, until the end.
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A split of a hand into melds and deadwood, and the penalty it gives."""
+
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    points: int
+
+    @property
+    def complete(self) -> bool:
+        """Every card is in a meld."""
+        return not self.deadwood
+
+
+@dataclass(frozen=True, slots=True)
+class _Cand:
+    """A combination of natural cards: which ones, wilds it needs, wilds it may hold."""
+
+    mask: int
+    block: int  # first copies that must be gone before a second copy is used
+    need: int
+    room: int
+    dual_cost: int
+    run: bool
+
+
+_Link = tuple[_Cand, int, "_Link"] | None
+
+
+class _Hand:
+    """One hand prepared for the search: natural cards as bits, candidates per lowest card."""
+
+    def __init__(self, hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, *,
+                 duals: bool) -> None:
+        wild = wilds.wild
+        self.dual = frozenset(c.code for c in hand
+                              if duals and c.code != JOKER_CODE and wilds.self_standing
+                              and c.code in wild)
+        self.codes = sorted(c.code for c in hand if c.code not in wild or c.code in self.dual)
+        self.tokens = len(hand) - len(self.codes) + len(
+            [c for c in self.codes if c in self.dual])
+        self.dual_mask = sum(1 << i for i, c in enumerate(self.codes) if c in self.dual)
+        self.full = (1 << len(self.codes)) - 1
+        self.rules = rules
+        self.cands: list[list[_Cand]] = [[] for _ in self.codes]
+        for i in range(len(self.codes)):
+            self._runs_from(i)
+            self._sets_from(i)
+
+    def _add(self, members: Sequence[int], need: int, room: int, run: bool) -> None:
+        if need > self.rules.max_wilds or need > self.tokens:
+            return
+        mask = block = 0
+        for j in members:
+            mask |= 1 << j
+            if j and self.codes[j - 1] == self.codes[j]:
+                block |= 1 << (j - 1)
+        block &= ~mask
+        dual_cost = (mask & self.dual_mask).bit_count()
+        if dual_cost + need > self.tokens:
+            return
+        room = min(room, self.rules.max_wilds)
+        self.cands[members[0]].append(_Cand(mask, block, need, room, dual_cost, run))
+
+    def _runs_from(self, i: int) -> None:
+        """Runs whose lowest card (by code) is natural card ``i``."""
+        code = self.codes[i]
+        suit, rank = divmod(code, 13)
+        rank += 1
+        ladder: dict[int, list[int]] = {}
+        for j in range(i + 1, len(self.codes)):
+            c = self.codes[j]
+            if c // 13 == suit and c != code:
+                ladder.setdefault(c % 13 + 1, []).append(j)
+        self._grow([i], rank, rank, sorted(r for r in ladder if r > rank), ladder, up=True)
+        if rank == 1 and self.rules.ace_high:
+            self._grow([i], 14, 14, sorted(ladder, reverse=True), ladder, up=False)
+
+    def _grow(self, members: list[int], start: int, last: int, ranks: list[int],
+              ladder: dict[int, list[int]], *, up: bool) -> None:
+        n = len(members)
+        span = abs(last - start) + 1
+        if up or n > 1:  # an ace alone high is the same meld as an ace alone low
+            self._add(members, max(span, 3) - n, 13 - n, run=True)
+        for k, r in enumerate(ranks):
+            if abs(r - start) + 1 > 13 or span - n + abs(r - last) - 1 > self.tokens:
+                break
+            for j in ladder[r]:
+                self._grow([*members, j], start, r, ranks[k + 1:], ladder, up=up)
+
+    def _sets_from(self, i: int) -> None:
+        """Sets whose lowest card (by code) is natural card ``i``."""
+        code = self.codes[i]
+        same = [j for j in range(i + 1, len(self.codes)) if self.codes[j] % 13 == code % 13
+                and self.codes[j] < JOKER_CODE]
+        if not self.rules.set_duplicates:
+            same = [j for j in same if self.codes[j] != code]
+        cap = self.rules.max_set
+        seen: set[tuple[int, ...]] = set()
+        for k in range(min(len(same), cap - 1) + 1):
+            for extra in combinations(same, k):
+                picked = tuple(self.codes[j] for j in extra)
+                if picked in seen or (not self.rules.set_duplicates
+                                      and len(set(picked)) < len(picked)):
+                    continue
+                seen.add(picked)
+                n = k + 1
+                self._add((i, *extra), max(0, 3 - n), cap - n, run=False)
+
+
+def _low(rem: int) -> int:
+    return (rem & -rem).bit_length() - 1
+
+
+def _wild_counts(c: _Cand, budget: int, extra: bool) -> range:
+    """How many wild cards the meld takes: exactly what it needs, or more where allowed."""
+    return range(c.need, min(budget, c.room if extra else c.need) + 1)
+
+
+def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
+                 values: Sequence[int], *, need_pure: bool = False,
+                 wild_meld_free: bool = False) -> Arrangement | None:
+    """The arrangement with the least deadwood value; None if ``need_pure`` cannot be met.
+
+    ``wild_meld_free``: spare wild cards may join melds or meld on their own (TT-8), so only
+    one or two left over are charged (the cheapest); otherwise spare wilds cost their value.
+    """
+    h = _Hand(hand, rules, wilds, duals=need_pure)
+    cost_of = [0 if c in h.dual else values[c] for c in h.codes]
+    token_costs = sorted(values[c.code] for c in hand if c.code in wilds.wild)
+    left = [0 if wild_meld_free and k >= 3 else sum(token_costs[:k])
+            for k in range(len(token_costs) + 1)]
+    memo: dict[tuple[int, int, bool], tuple[int, _Link]] = {}
+
+    def best(rem: int, tokens: int, pure: bool) -> tuple[int, _Link]:
+        if not rem:
+            return (INF if need_pure and not pure else left[tokens]), None
+        key = (rem, tokens, pure)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        i = _low(rem)
+        sub, link = best(rem & ~(1 << i), tokens, pure)
+        result = (sub + cost_of[i], link)
+        for c in h.cands[i]:
+            if c.mask & ~rem or c.block & rem:
+                continue
+            budget = tokens - c.dual_cost
+            for w in _wild_counts(c, budget, wild_meld_free):
+                sub, link = best(rem & ~c.mask, budget - w, pure or (c.run and not w))
+                if sub < result[0]:
+                    result = (sub, (c, w, link))
+        memo[key] = result
+        return result
+
+    cost, link = best(h.full, h.tokens, False)
+    if cost >= INF:
+        return None
+    return _build(hand, wilds, h.codes, link, cost, fill_leftover=wild_meld_free)
+
+
+def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, *,
+                         min_sequences: int = 0, min_pure: int = 0,
+                         spare: bool = False) -> Arrangement | None:
+    """A split of the whole hand into melds meeting the sequence counts, or None (IND-17).
+
+    With ``spare``, exactly one card is left out (the card an IND declarer sets aside); it is
+    the arrangement's deadwood.
+    """
+    h = _Hand(hand, rules, wilds, duals=True)
+    memo: dict[tuple[int, int, int, int, bool], _Link | bool] = {}
+
+    def find(rem: int, tokens: int, seqs: int, pures: int, free: bool) -> _Link | bool:
+        if not rem:
+            return tokens == free and seqs >= min_sequences and pures >= min_pure
+        key = (rem, tokens, seqs, pures, free)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        i = _low(rem)
+        bit = 1 << i
+        found: _Link | bool = False
+        if bit & h.dual_mask or free:  # a dual may be used as a wild; the spare is left out
+            found = find(rem & ~bit, tokens, seqs, pures, free and bool(bit & h.dual_mask))
+        for c in ([] if found is not False else h.cands[i]):
+            if c.mask & ~rem or c.block & rem:
+                continue
+            budget = tokens - c.dual_cost
+            for w in _wild_counts(c, budget, True):
+                pure = c.run and not w
+                sub = find(rem & ~c.mask, budget - w, min(seqs + c.run, min_sequences),
+                           min(pures + pure, min_pure), free)
+                if sub is not False:
+                    found = (c, w, None if sub is True else sub)
+                    break
+            if found is not False:
+                break
+        memo[key] = found
+        return found
+
+    found = find(h.full, h.tokens, 0, 0, spare)
+    if found is False:
+        return None
+    return _build(hand, wilds, h.codes, None if found is True else found, 0,
+                  fill_leftover=False)
+
+
+def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
+           deadwood_cost: int, *, fill_leftover: bool) -> Arrangement:
+    """Turn the search's chain of choices back into cards: counts become real wild cards."""
+    chosen: list[tuple[_Cand, int]] = []
+    while link is not None:
+        chosen.append((link[0], link[1]))
+        link = link[2]
+    pool = list(hand)
+    melds: list[list[Card]] = []
+    for cand, _ in chosen:
+        cards = [Card(codes[j]) for j in range(len(codes)) if cand.mask >> j & 1]
+        for card in cards:
+            pool.remove(card)
+        melds.append(cards)
+    spare = sorted((c for c in pool if wilds.is_wild(c)), key=lambda c: not c.is_joker)
+    for (_, w), cards in zip(chosen, melds, strict=True):
+        for _ in range(w):
+            card = spare.pop(0)
+            pool.remove(card)
+            cards.append(card)
+    out = [Meld(_kind(cand, w), tuple(cards)) for (cand, w), cards in zip(chosen, melds,
+                                                                          strict=True)]
+    if fill_leftover and len(spare) >= 3:
+        for card in spare:
+            pool.remove(card)
+        out.append(Meld("set", tuple(spare)))
+    return Arrangement(tuple(out), tuple(sorted(pool)), deadwood_cost)
+
+
+def _kind(cand: _Cand, wilds: int) -> Kind:
+    if not cand.run:
+        return "set"
+    return "sequence" if wilds else "pure_sequence"

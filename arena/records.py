@@ -1,0 +1,98 @@
+"""Game records: one JSON object per finished game in ``games.jsonl``, and exact replay.
+
+The fields are documented in ``docs/records.md``; ``schema`` comes first and changes when they do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from arena.actions import Action, parse_action
+from arena.game import Game
+
+SCHEMA = 1
+FAULT_KINDS = ("timeout", "illegal", "crash", "unreadable")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatRecord:
+    """One seat of a game: its bot, faults by kind and decision times in milliseconds."""
+
+    bot: str
+    faults: Mapping[str, int]
+    decisions: int
+    time_mean_ms: float
+    time_p95_ms: float
+    time_max_ms: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundRecord:
+    """One round: who dealt, how it ended, what each seat paid."""
+
+    round: int
+    dealer: int
+    reason: str
+    penalties: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameRecord:
+    """Everything needed to rate a game and to replay it card for card (COM-4)."""
+
+    schema: int
+    id: str
+    variant: str
+    options: Mapping[str, Any]
+    seed: int
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[str, ...]
+    rounds: tuple[RoundRecord, ...]
+    totals: tuple[int, ...]
+    ranks: tuple[int, ...]
+    termination: str
+
+    def to_json(self) -> str:
+        """One line of ``games.jsonl``, schema first."""
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, line: str) -> GameRecord:
+        """Read one line of ``games.jsonl`` back."""
+        raw = json.loads(line)
+        return cls(
+            schema=raw["schema"], id=raw["id"], variant=raw["variant"],
+            options=raw["options"], seed=raw["seed"],
+            seats=tuple(SeatRecord(**s) for s in raw["seats"]),
+            actions=tuple(raw["actions"]),
+            rounds=tuple(RoundRecord(**{**r, "penalties": tuple(r["penalties"])})
+                         for r in raw["rounds"]),
+            totals=tuple(raw["totals"]), ranks=tuple(raw["ranks"]),
+            termination=raw["termination"])
+
+
+def action_text(seat: int, action: Action) -> str:
+    """``"2 discard KS"``: the seat, then the action's own text."""
+    return f"{seat} {action}"
+
+
+def parse_logged(text: str) -> tuple[int, Action]:
+    """Read an ``action_text`` line back."""
+    seat, _, rest = text.partition(" ")
+    return int(seat), parse_action(rest)
+
+
+def replay(record: GameRecord) -> Game:
+    """Play the record's actions again from its seed; the result must match (COM-4)."""
+    from arena.variants import find_variant
+
+    game = find_variant(record.variant)(seed=record.seed, options=record.options)
+    for line in record.actions:
+        seat, action = parse_logged(line)
+        if seat != game.to_act:
+            raise ValueError(f"record {record.id}: {line!r} but seat {game.to_act} is to act")
+        game.apply(action)
+    return game

@@ -1,0 +1,182 @@
+"""Indian Rummy, 13 cards (RULES.md section IND): indicator wilds, pure sequence, 80 cap."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.actions import Play
+from arena.cards import Card, deck
+from arena.errors import IllegalAction
+from arena.game import Game
+from arena.melds import IND_MELDS, Arrangement, WildSpec, complete_arrangement, min_deadwood
+from arena.options import OptionSpec, int_in, match_of, one_of
+from arena.view import EventKind, PublicEvent, View
+
+CAP = 80  # IND-22
+INVALID_DECLARATION = 80  # IND-20
+
+
+def wild_cards(indicator: Card, *, wild_suits: str = "colour") -> WildSpec:
+    """IND-6 to IND-8: printed jokers, plus the indicator's rank in its colour (or all suits)."""
+    if indicator.is_joker:
+        return WildSpec.of([Card.of(1, s) for s in range(4)])  # IND-8
+    suits = range(4) if wild_suits == "all" else [s for s in range(4)
+                                                   if Card.of(1, s).is_red == indicator.is_red]
+    return WildSpec.of([Card.of(indicator.rank, s) for s in suits])
+
+
+def card_values(wilds: WildSpec) -> list[int]:
+    """IND-21 and IND-10: A K Q J 10, 2-10 face value, every wild card 0; indexed by code."""
+    values = [min(10, code % 13 + 1) if code % 13 else 10 for code in range(53)]
+    for code in wilds.wild:
+        values[code] = 0
+    return values
+
+
+def loser_points(hand: Sequence[Card], wilds: WildSpec, values: Sequence[int]) -> int:
+    """IND-22: cards in no group if some split has a pure sequence, else the whole hand; <= 80."""
+    whole = sum(values[c.code] for c in hand)
+    best = min_deadwood(hand, IND_MELDS, wilds, values, need_pure=True)
+    return min(CAP, whole if best is None else min(best.points, whole))
+
+
+def loser_arrangement(hand: Sequence[Card], wilds: WildSpec,
+                      values: Sequence[int]) -> Arrangement | None:
+    """The split behind :func:`loser_points`, or None when the whole hand pays."""
+    return min_deadwood(hand, IND_MELDS, wilds, values, need_pure=True)
+
+
+def declaration(cards: Sequence[Card], wilds: WildSpec) -> Arrangement | None:
+    """IND-17: a split of all 13 cards with two sequences, one of them pure; None if none."""
+    if len(cards) != 13:
+        return None
+    return complete_arrangement(cards, IND_MELDS, wilds, min_sequences=2, min_pure=1)
+
+
+def best_declaration(hand: Sequence[Card], wilds: WildSpec) -> tuple[Card, Arrangement] | None:
+    """For a 14-card hand: a card to set aside and the valid declaration it leaves."""
+    if len(hand) != 14:
+        return None
+    found = complete_arrangement(hand, IND_MELDS, wilds, min_sequences=2, min_pure=1,
+                                 spare=True)
+    if found is None:
+        return None
+    return found.deadwood[0], Arrangement(found.melds, (), 0)
+
+
+class Indian13(Game):
+    """Indian Rummy, 13 cards: declare 13 cards in sequences and sets, one sequence pure."""
+
+    name = "indian13"
+    version = "indian13/v1"
+    aliases = ("ind", "indian", "indian-rummy", "indian13/v1")
+    draw_rule = "IND-15"
+    OPTIONS = (
+        OptionSpec(name="players", default=4, expected="an integer from 2 to 6",
+                   check=int_in(2, 6), rule="IND-1"),
+        OptionSpec(name="invalid_declaration", default="eliminate",
+                   expected="'eliminate' or 'end_deal'",
+                   check=one_of("eliminate", "end_deal"), rule="IND-20"),
+        OptionSpec(name="wild_suits", default="colour", expected="'colour' or 'all'",
+                   check=one_of("colour", "all"), rule="IND-7"),
+        OptionSpec(name="match", default={"deals": 1}, expected="{deals: N} with N >= 1",
+                   check=match_of("deals", int_in(1)), rule="IND-28"),
+        OptionSpec(name="draw_cap", default=100, expected="an integer >= 1",
+                   check=int_in(1), rule="IND-25"),
+    )
+
+    def deal(self) -> None:
+        """IND-2 to IND-5: 13 cards each, the indicator under the stock, one card face up."""
+        cards = deck(decks=2, jokers=2)
+        self.rng.shuffle(cards)
+        for i in range(13 * self.players):
+            self.hands[(self.dealer + 1 + i) % self.players].append(cards.pop())
+        self._indicator = cards.pop()
+        self.pile = [cards.pop()]
+        self.stock = [self._indicator, *cards]
+        self.wilds = wild_cards(self._indicator, wild_suits=self.options["wild_suits"])
+        self.values = card_values(self.wilds)
+        self.fixed: dict[int, int] = {}  # seats eliminated this deal, with what they pay
+
+    def game_over(self) -> bool:
+        """IND-28: after ``match.deals`` deals."""
+        return len(self.results) >= int(self.options["match"]["deals"])
+
+    def indicator(self) -> Card | None:
+        return self._indicator
+
+    def card_value(self, card: Card) -> int:
+        return self.values[card.code]
+
+    def hand_points(self, hand: Sequence[Card]) -> int:
+        return loser_points(hand, self.wilds, self.values)
+
+    def check_play(self, seat: int, play: Play) -> None:
+        """IND-16: discard one card, or declare setting one aside; Indian Rummy lays nothing."""
+        if play.lays_anything:
+            raise IllegalAction("Indian Rummy has no laying down: discard a card or declare",
+                                rule="IND-16")
+        if not play.declare:
+            self.check_discard(seat, play, rule="IND-16")
+        elif play.discard not in self.hands[seat]:
+            raise IllegalAction(f"the card set aside, {play.discard}, is not in the hand",
+                                rule="IND-17")
+
+    def apply_play(self, seat: int, play: Play) -> None:
+        assert play.discard is not None
+        if not play.declare:
+            self.discard(seat, play.discard)
+            self.end_turn()
+            return
+        shown = list(self.hands[seat])
+        shown.remove(play.discard)
+        if declaration(shown, self.wilds) is not None:
+            self.history.append(self._shown(seat, "declare", shown))
+            self._end_deal("declaration", winner=seat)
+        else:
+            self.history.append(self._shown(seat, "invalid", shown))
+            self._invalid(seat)
+
+    @staticmethod
+    def _shown(seat: int, kind: EventKind, cards: list[Card]) -> PublicEvent:
+        """IND-17, IND-20: the 13 cards of a declaration become public (COM-5)."""
+        return PublicEvent(seat, kind, tuple(cards))
+
+    def _invalid(self, seat: int) -> None:
+        """IND-20: 80 for the declarer; he sits out, or the deal ends, by the option."""
+        if self.options["invalid_declaration"] == "end_deal":
+            self.end_round("invalid_declaration",
+                           [INVALID_DECLARATION if s == seat else 0 for s in range(self.players)])
+            return
+        self.fixed[seat] = INVALID_DECLARATION
+        self.active[seat] = False
+        still = [s for s in range(self.players) if self.active[s]]
+        if len(still) == 1:
+            self._end_deal("last_player", winner=still[0])
+        else:
+            self.end_turn()
+
+    def _end_deal(self, reason: str, *, winner: int) -> None:
+        """IND-19, IND-22: the winner 0, eliminated seats their 80, every other loser pays."""
+        self.end_round(reason, [0 if s == winner else self.fixed[s] if s in self.fixed
+                                else self.hand_points(self.hands[s]) for s in range(self.players)])
+
+    def forced_end(self, reason: str) -> None:
+        """IND-25: every active seat's penalty; the lowest (all tied lowest) score 0."""
+        points = {s: self.hand_points(self.hands[s]) for s in range(self.players)
+                  if self.active[s]}
+        low = min(points.values())
+        self.end_round(reason, [self.fixed[s] if s in self.fixed else
+                                (0 if points[s] == low else points[s])
+                                for s in range(self.players)])
+
+
+def view_points(view: View, hand: Sequence[Card]) -> int:
+    """For bots: what ``hand`` would pay if another seat declared now (IND-22)."""
+    return loser_points(hand, view.wilds, card_values(view.wilds))
+
+
+def view_going_out(view: View) -> Card | None:
+    """For bots: the card to set aside for a valid declaration now, if there is one."""
+    found = best_declaration(view.hand, view.wilds)
+    return None if found is None else found[0]

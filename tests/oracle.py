@@ -1,0 +1,98 @@
+"""A brute-force reference for the best-arrangement solver (COM-7), slow but plainly correct.
+
+It tries every way to split a hand into disjoint groups plus leftover cards, and asks
+:func:`arena.melds.meld_kinds` (the trusted check of one combination) about each group.
+For every split it records a :class:`Profile`; the questions the solver answers are then
+simple filters over the set of profiles. Only meant for hands of up to about 10 cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import NamedTuple
+
+from arena.cards import Card
+from arena.melds import Kind, MeldRules, WildSpec, meld_kinds
+
+Hand = tuple[Card, ...]
+
+
+class Profile(NamedTuple):
+    """What one split of a hand achieves; split details are dropped, only counts matter."""
+
+    deadwood: int  # value of the cards left outside every group
+    leftover: int  # how many cards are left outside every group
+    sequences: int  # groups that can be read as a sequence (pure or impure)
+    pures: int  # groups that can be read as a pure sequence
+
+
+class Oracle:
+    """Every achievable profile of a hand under one variant's rules, wilds and values."""
+
+    def __init__(self, rules: MeldRules, wilds: WildSpec, values: Sequence[int]) -> None:
+        self.rules = rules
+        self.wilds = wilds
+        self.values = values
+        self._kinds: dict[Hand, set[Kind]] = {}
+        self._profiles: dict[Hand, frozenset[Profile]] = {}
+
+    def kinds(self, group: Hand) -> set[Kind]:
+        """``meld_kinds`` of one group, remembered."""
+        if group not in self._kinds:
+            self._kinds[group] = meld_kinds(group, self.rules, self.wilds)
+        return self._kinds[group]
+
+    def profiles(self, hand: Sequence[Card]) -> frozenset[Profile]:
+        """Profiles of every split of ``hand`` into groups and leftover cards."""
+        return self._split(tuple(sorted(hand)))
+
+    def _split(self, rem: Hand) -> frozenset[Profile]:
+        if not rem:
+            return frozenset({Profile(0, 0, 0, 0)})
+        if rem in self._profiles:
+            return self._profiles[rem]
+        first, rest = rem[0], rem[1:]
+        out: set[Profile] = set()
+        # The first card is left over ...
+        for p in self._split(rest):
+            out.add(p._replace(deadwood=p.deadwood + self.values[first.code],
+                               leftover=p.leftover + 1))
+        # ... or it is in a group with two or more of the other cards.
+        for group, others in _groups_with(first, rest):
+            kinds = self.kinds(group)
+            if not kinds:
+                continue
+            is_pure = "pure_sequence" in kinds
+            is_seq = is_pure or "sequence" in kinds
+            for p in self._split(others):
+                out.add(p._replace(sequences=p.sequences + is_seq, pures=p.pures + is_pure))
+        self._profiles[rem] = frozenset(out)
+        return self._profiles[rem]
+
+    def min_deadwood(self, hand: Sequence[Card], *, need_pure: bool = False) -> int | None:
+        """Least deadwood value, optionally over splits with a pure sequence; None if none."""
+        costs = [p.deadwood for p in self.profiles(hand) if p.pures >= 1 or not need_pure]
+        return min(costs, default=None)
+
+    def can_complete(self, hand: Sequence[Card], *, min_sequences: int = 0,
+                     min_pure: int = 0) -> bool:
+        """Does some split leave no card over, with enough sequences and pure sequences?"""
+        return any(p.leftover == 0 and p.sequences >= min_sequences and p.pures >= min_pure
+                   for p in self.profiles(hand))
+
+
+def _groups_with(first: Card, rest: Hand) -> Iterator[tuple[Hand, Hand]]:
+    """Each group of ``first`` plus 2 or more cards of ``rest``, with the cards not taken.
+
+    ``rest`` is sorted, so picking either of two identical cards gives equal tuples; those
+    repeats are skipped.
+    """
+    seen: set[Hand] = set()
+    for k in range(2, len(rest) + 1):
+        for picked in combinations(range(len(rest)), k):
+            group = (first, *(rest[i] for i in picked))
+            if group in seen:
+                continue
+            seen.add(group)
+            yield group, tuple(c for i, c in enumerate(rest) if i not in picked)
