@@ -8,14 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from arena.cards import Card
-from arena.variants import indian13
+from arena.variants import indian13, three_thirteen
 from arena.view import View
 
 _POINTS: dict[str, Callable[[View, Sequence[Card]], int]] = {
     "indian13/v1": indian13.view_points,
+    "three_thirteen/v1": three_thirteen.view_points,
 }
 _GOING_OUT: dict[str, Callable[[View], Card | None]] = {
     "indian13/v1": indian13.view_going_out,
+    "three_thirteen/v1": three_thirteen.view_going_out,
 }
 
 

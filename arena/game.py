@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 from arena.actions import Action, Draw, Play, Source
 from arena.cards import Card
 from arena.errors import BadInput, IllegalAction
-from arena.melds import NO_WILDS, WildSpec
+from arena.melds import NO_WILDS, Meld, MeldCheck, WildSpec
 from arena.options import OptionSpec, resolve_options
 from arena.view import Decision, PublicEvent, RoundSummary, TableMeld, View
 
@@ -30,6 +30,28 @@ class RoundResult:
     dealer: int
     reason: str
     penalties: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandReport:
+    """The rules calculator's answer for a list of cards (``arena hand``)."""
+
+    variant: str
+    cards: tuple[Card, ...]
+    wild: str | None
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    points: int
+    valid_declaration: bool
+
+    def as_json(self) -> dict[str, Any]:
+        """The documented JSON shape of ``arena hand --json``."""
+        return {"variant": self.variant, "cards": [str(c) for c in self.cards],
+                "wild": self.wild,
+                "melds": [{"kind": m.kind, "cards": [str(c) for c in m.cards]}
+                          for m in self.melds],
+                "deadwood": [str(c) for c in self.deadwood], "points": self.points,
+                "valid_declaration": self.valid_declaration}
 
 
 @dataclass(slots=True)
@@ -50,16 +72,22 @@ class Game:
     OPTIONS: ClassVar[tuple[OptionSpec, ...]]
     draw_rule: ClassVar[str] = "COM-8"
 
-    def __init__(self, *, seed: int, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, *, seed: int, options: Mapping[str, Any] | None = None,
+                 decks: Sequence[Sequence[Card]] = (), dealer: int | None = None) -> None:
+        """``decks`` and ``dealer`` stack the cards for scenario tests: each deck is dealt
+        in the order given (first card first) instead of a shuffle, round after round."""
         self.options: dict[str, Any] = resolve_options(self.name, self.OPTIONS, options or {})
         self.players: int = int(self.options["players"])
         self.seed = seed
         self.rng = random.Random(seed)
+        self.stacked = [list(reversed(d)) for d in decks]
         self.totals = [0] * self.players
         self.results: list[RoundResult] = []
         self.log: list[tuple[int, Action]] = []
         self.round = 0
         self.dealer = self.rng.randrange(self.players)  # COM-3
+        if dealer is not None:
+            self.dealer = dealer
         self.finished = False
         self._start_round()
 
@@ -103,6 +131,13 @@ class Game:
         """Shuffle, deal, set the wild cards and the first seat (variant hook)."""
         raise NotImplementedError
 
+    def shuffled_deck(self, cards: list[Card]) -> list[Card]:
+        """The round's deck with its top card last: shuffled by the game RNG, or stacked."""
+        if self.stacked:
+            return self.stacked.pop(0)
+        self.rng.shuffle(cards)
+        return cards
+
     def game_over(self) -> bool:
         """Whether the match option is met after the round just ended (variant hook)."""
         raise NotImplementedError
@@ -126,6 +161,20 @@ class Game:
     def card_value(self, card: Card) -> int:
         """A card's value for the COM-10 tie-break (variant hook)."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ calculators
+
+    @classmethod
+    def hand_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
+                    options: Mapping[str, Any]) -> HandReport:
+        """``arena hand``: best arrangement, deadwood, points, declaration (variant hook)."""
+        raise BadInput(f"{cls.name}: the hand calculator is not available for this variant")
+
+    @classmethod
+    def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
+                    options: Mapping[str, Any]) -> MeldCheck:
+        """``arena meld``: is this one valid combination, and of which kind (variant hook)."""
+        raise BadInput(f"{cls.name}: the meld calculator is not available for this variant")
 
     # ------------------------------------------------------------------ turn flow
 

@@ -164,7 +164,8 @@ def _why_not(cards: Sequence[Card], rules: MeldRules, wilds: WildSpec) -> str:
             return f"{rules.rule_set}: a set holds at most {rules.max_set} cards"
         return f"{rules.rule_set}: a set needs natural cards of distinct suits"
     if len({c.suit for c in naturals}) > 1:
-        return f"{rules.rule_run}: natural cards of different suits and ranks"
+        rule = rules.rule_wild if n_wild else rules.rule_run
+        return f"{rule}: natural cards of different suits (a run) and ranks (a set)"
     return f"{rules.rule_run}: ranks are not consecutive (the ace is low or high, never both)"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from arena.actions import Action, parse_action
@@ -96,3 +97,26 @@ def replay(record: GameRecord) -> Game:
             raise ValueError(f"record {record.id}: {line!r} but seat {game.to_act} is to act")
         game.apply(action)
     return game
+
+
+def read_games(path: Path) -> list[GameRecord]:
+    """All whole records of a ``games.jsonl``; a torn last line (a killed run) is skipped."""
+    if not path.exists():
+        return []
+    records = []
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            if not line.endswith("\n"):
+                break  # torn write: the game is played again on resume
+            records.append(GameRecord.from_json(line))
+    return records
+
+
+def drop_torn_tail(path: Path) -> None:
+    """Cut an unterminated last line so appends start on a fresh line."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as f:
+            f.truncate(data.rfind(b"\n") + 1)

@@ -76,9 +76,9 @@ class Oracle:
         return min(costs, default=None)
 
     def can_complete(self, hand: Sequence[Card], *, min_sequences: int = 0,
-                     min_pure: int = 0) -> bool:
-        """Does some split leave no card over, with enough sequences and pure sequences?"""
-        return any(p.leftover == 0 and p.sequences >= min_sequences and p.pures >= min_pure
+                     min_pure: int = 0, spare: int = 0) -> bool:
+        """Does some split leave exactly ``spare`` cards over, with enough (pure) sequences?"""
+        return any(p.leftover == spare and p.sequences >= min_sequences and p.pures >= min_pure
                    for p in self.profiles(hand))
 
 

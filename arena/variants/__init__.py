@@ -5,8 +5,9 @@ from __future__ import annotations
 from arena.errors import BadInput
 from arena.game import Game
 from arena.variants.indian13 import Indian13
+from arena.variants.three_thirteen import ThreeThirteen
 
-VARIANTS: tuple[type[Game], ...] = (Indian13,)
+VARIANTS: tuple[type[Game], ...] = (Indian13, ThreeThirteen)
 
 
 def find_variant(name: str) -> type[Game]:

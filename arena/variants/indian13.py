@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from arena.actions import Play
 from arena.cards import Card, deck
-from arena.errors import IllegalAction
-from arena.game import Game
-from arena.melds import IND_MELDS, Arrangement, WildSpec, complete_arrangement, min_deadwood
-from arena.options import OptionSpec, int_in, match_of, one_of
+from arena.errors import BadInput, IllegalAction
+from arena.game import Game, HandReport
+from arena.melds import (
+    IND_MELDS,
+    Arrangement,
+    MeldCheck,
+    WildSpec,
+    check_meld,
+    complete_arrangement,
+    min_deadwood,
+)
+from arena.options import OptionSpec, int_in, match_of, one_of, resolve_options
 from arena.view import EventKind, PublicEvent, View
 
 CAP = 80  # IND-22
@@ -85,10 +94,38 @@ class Indian13(Game):
                    check=int_in(1), rule="IND-25"),
     )
 
+    @classmethod
+    def hand_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
+                    options: Mapping[str, Any]) -> HandReport:
+        """IND-17 and IND-22 for any list of cards; ``wild`` is the indicator."""
+        wilds = cls._calculator_wilds(wild, options)
+        values = card_values(wilds)
+        valid = declaration(cards, wilds)
+        if valid is not None:
+            return HandReport(variant=cls.version, cards=tuple(cards), wild=str(wild),
+                              melds=valid.melds, deadwood=(), points=0, valid_declaration=True)
+        best = loser_arrangement(cards, wilds, values)
+        points = loser_points(cards, wilds, values)
+        melds, deadwood = (best.melds, best.deadwood) if best else ((), tuple(sorted(cards)))
+        return HandReport(variant=cls.version, cards=tuple(cards), wild=str(wild), melds=melds,
+                          deadwood=deadwood, points=points, valid_declaration=False)
+
+    @classmethod
+    def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
+                    options: Mapping[str, Any]) -> MeldCheck:
+        """IND-11 to IND-13 for one group of cards."""
+        return check_meld(cards, IND_MELDS, cls._calculator_wilds(wild, options))
+
+    @classmethod
+    def _calculator_wilds(cls, wild: Card | None, options: Mapping[str, Any]) -> WildSpec:
+        if wild is None:
+            raise BadInput(f"{cls.name}: --wild CARD (the indicator) is required (IND-5)")
+        resolved = resolve_options(cls.name, cls.OPTIONS, options)
+        return wild_cards(wild, wild_suits=resolved["wild_suits"])
+
     def deal(self) -> None:
         """IND-2 to IND-5: 13 cards each, the indicator under the stock, one card face up."""
-        cards = deck(decks=2, jokers=2)
-        self.rng.shuffle(cards)
+        cards = self.shuffled_deck(deck(decks=2, jokers=2))
         for i in range(13 * self.players):
             self.hands[(self.dealer + 1 + i) % self.players].append(cards.pop())
         self._indicator = cards.pop()

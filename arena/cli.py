@@ -1,0 +1,264 @@
+"""The ``arena`` command: thin typer wrappers over the library. Bad input exits 2, in one line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+from tabulate import tabulate
+
+from arena.bot import BotSpec
+from arena.cards import Card, format_cards, parse_cards
+from arena.config import load_config
+from arena.errors import ArenaError, BadInput
+from arena.game import Game
+from arena.leaderboard import render, standings
+from arena.options import parse_option_args
+from arena.records import GameRecord, parse_logged, read_games
+from arena.referee import play_game
+from arena.tournament import run_tournament, schedule_for
+from arena.variants import VARIANTS, find_variant
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Rummy Arena: play rummy bots against each other and rate them.")
+
+BUILTIN_BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot"}
+
+P = ParamSpec("P")
+R = TypeVar("R")
+OptionArgs = Annotated[list[str] | None, typer.Option(
+    "-o", "--option", help="A variant option as key=value (repeatable), e.g. -o players=3.")]
+WildArg = Annotated[str | None, typer.Option(
+    "--wild", help="The IND indicator card, which sets the wild cards (e.g. 7C).")]
+RoundArg = Annotated[int | None, typer.Option(
+    "--round", min=1, max=11, help="The TT round (1-11), which sets the wild rank.")]
+JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print a one-line error and exit (2: bad input, 1: failure while running)."""
+    typer.echo(f"arena: error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def guarded(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn the library's errors into one line and an exit code instead of a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except BadInput as exc:
+            fail(str(exc), 2)
+        except ArenaError as exc:
+            fail(str(exc), 1)
+        raise AssertionError("unreachable")
+
+    return wrapper
+
+
+def bot_spec(text: str, seat: int) -> BotSpec:
+    """A bot named on the command line: a built-in name or ``module:Class`` / ``file.py:Class``."""
+    target = BUILTIN_BOTS.get(text, text)
+    name = text if text in BUILTIN_BOTS else text.rpartition(":")[2]
+    if ":" not in target:
+        raise BadInput(f"bot {seat} {text!r}: expected 'random', 'greedy', "
+                       "'package.module:Class' or 'file.py:Class'")
+    spec = BotSpec(name, target)
+    try:
+        spec.make()  # fail now, naming the seat, rather than as faults mid-game
+    except BadInput as exc:
+        raise BadInput(f"bot {seat}: {exc}") from exc
+    return spec
+
+
+def _cards(tokens: Sequence[str]) -> list[Card]:
+    if not tokens:
+        raise BadInput("no cards given: expected cards such as 7H 10D JK")
+    return parse_cards(tokens)
+
+
+def _wild(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
+
+
+@app.command()
+@guarded
+def play(
+    variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
+    bots: Annotated[list[str], typer.Argument(help="One bot per seat.")],
+    seed: Annotated[int, typer.Option(help="Game seed (COM-4).")] = 1,
+    option: OptionArgs = None,
+    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log every turn.")] = False,
+) -> None:
+    """Play one game between bots and print the result."""
+    game_cls = find_variant(variant)
+    options = parse_option_args(option)
+    options.setdefault("players", len(bots))
+    specs = [bot_spec(b, i) for i, b in enumerate(bots)]
+    record = play_game(game_cls, specs, seed=seed, options=options)
+    if verbose:
+        for line in turn_log(game_cls, record):
+            typer.echo(line)
+    typer.echo(result_table(record))
+
+
+def turn_log(game_cls: type[Game], record: GameRecord) -> list[str]:
+    """A readable turn-by-turn account, rebuilt by replaying the record."""
+    game = game_cls(seed=record.seed, options=record.options)
+    names = [s.bot for s in record.seats]
+    lines = [_round_header(game)]
+    for text in record.actions:
+        seat, action = parse_logged(text)
+        before = game.round
+        drawn_hand = list(game.hands[seat])
+        game.apply(action)
+        who = f"seat {seat} ({names[seat]})"
+        if str(action) in ("stock", "discard", "tournante"):
+            got = game.hands[seat][-1] if game.round == before and game.hands[seat] else None
+            lines.append(f"  {who} draws {got} from the {action}")
+        else:
+            lines.append(f"  {who} {action}   [hand was {format_cards(drawn_hand)}]")
+        if game.round != before or game.finished:
+            result = game.results[-1]
+            lines.append(f"  round {result.round} ends ({result.reason}): penalties "
+                         f"{list(result.penalties)}, totals {list(game.totals)}")
+            if not game.finished:
+                lines.append(_round_header(game))
+    return lines
+
+
+def _round_header(game: Game) -> str:
+    hands = "; ".join(f"{i}: {format_cards(h)}" for i, h in enumerate(game.hands))
+    extra = f", indicator {game.indicator()}" if game.indicator() else ""
+    rank = f", wild rank {game.wild_rank()}" if game.wild_rank() else ""
+    return f"round {game.round}, dealer {game.dealer}{extra}{rank}\n  hands {hands}"
+
+
+def result_table(record: GameRecord) -> str:
+    """Seats, bots, round penalties, totals and ranks."""
+    rows = [[seat, s.bot, *(r.penalties[seat] for r in record.rounds), record.totals[seat],
+             record.ranks[seat], sum(s.faults.values())] for seat, s in enumerate(record.seats)]
+    heads = ["seat", "bot", *(f"r{r.round}" for r in record.rounds), "total", "rank", "faults"]
+    ends = ", ".join(f"r{r.round}: {r.reason}" for r in record.rounds)
+    return f"{record.variant} seed {record.seed} ({ends})\n" + tabulate(rows, heads)
+
+
+@app.command()
+@guarded
+def hand(
+    variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
+    cards: Annotated[list[str], typer.Argument(help="The cards, e.g. 3S 4S 5S 8H 8D 8C.")],
+    wild: WildArg = None,
+    round: RoundArg = None,
+    option: OptionArgs = None,
+    as_json: JsonArg = False,
+) -> None:
+    """Rules calculator: best arrangement, deadwood, points and whether it declares."""
+    game_cls = find_variant(variant)
+    report = game_cls.hand_report(_cards(cards), wild=_wild(wild), round=round,
+                                  options=parse_option_args(option))
+    if as_json:
+        typer.echo(json.dumps(report.as_json()))
+        return
+    rows = [[m.kind, str(m)] for m in report.melds]
+    rows.append(["deadwood", format_cards(report.deadwood) or "-"])
+    typer.echo(tabulate(rows, ["group", "cards"]))
+    typer.echo(f"points: {report.points}")
+    typer.echo(f"valid declaration: {'yes' if report.valid_declaration else 'no'}")
+
+
+@app.command()
+@guarded
+def meld(
+    variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
+    cards: Annotated[list[str], typer.Argument(help="The cards of one combination.")],
+    wild: WildArg = None,
+    round: RoundArg = None,
+    option: OptionArgs = None,
+    as_json: JsonArg = False,
+) -> None:
+    """Is this one valid combination, and of which kind?"""
+    game_cls = find_variant(variant)
+    check = game_cls.meld_report(_cards(cards), wild=_wild(wild), round=round,
+                                 options=parse_option_args(option))
+    if as_json:
+        typer.echo(json.dumps({"valid": check.valid, "kind": check.kind,
+                               "reason": check.reason}))
+        return
+    typer.echo(f"valid: {check.kind}" if check.valid else f"invalid: {check.reason}")
+
+
+@app.command()
+@guarded
+def run(
+    config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes.")] = None,
+    games: Annotated[int | None, typer.Option(min=1, help="Games per table.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Results folder (default: results).")] = None,
+    fresh: Annotated[bool, typer.Option(help="Discard earlier results of this config.")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="Leaderboard format.")] = "plain",
+) -> None:
+    """Play a tournament (resuming one that was stopped) and print the leaderboard."""
+    cfg = load_config(config, overrides={"workers": workers, "games": games, "seed": seed,
+                                         "output": out})
+    render(standings([]), fmt)  # reject a bad --format before playing
+    try:
+        played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        fail(f"stopped; every finished game is kept in {cfg.results_dir}/games.jsonl. "
+             f"Run the same command again to resume.", 130)
+    records = read_games(cfg.results_dir / "games.jsonl")
+    typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
+    typer.echo(render(standings(records), fmt))
+
+
+@app.command()
+@guarded
+def validate(
+    config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
+) -> None:
+    """Check a config without playing: bots load, options and format are valid."""
+    cfg = load_config(config)
+    total = len(schedule_for(cfg))
+    typer.echo(f"{config}: ok: {cfg.variant} with {len(cfg.bots)} bots, {total} games "
+               f"at {cfg.players}-seat tables, {cfg.workers} workers")
+
+
+@app.command()
+@guarded
+def leaderboard(
+    results: Annotated[Path, typer.Argument(help="A results folder (with games.jsonl).")],
+    fmt: Annotated[str, typer.Option("--format", help="plain, github, markdown, csv, "
+                                     "json or html.")] = "plain",
+) -> None:
+    """Print the leaderboard of a results folder, computed from games.jsonl alone."""
+    games = results / "games.jsonl" if results.is_dir() else results
+    if not games.is_file():
+        raise BadInput(f"{results}: no games.jsonl here")
+    typer.echo(render(standings(read_games(games)), fmt))
+
+
+@app.command()
+def variants() -> None:
+    """List the variants with their options, defaults and allowed values."""
+    for v in VARIANTS:
+        typer.echo(f"{v.name} ({v.version}; aliases: {', '.join(v.aliases)})")
+        rows: list[list[Any]] = [[o.name, json.dumps(o.default) if not callable(o.default)
+                                  else "(depends)", o.expected, o.rule] for o in v.OPTIONS]
+        typer.echo(tabulate(rows, ["option", "default", "allowed", "rule"]) + "\n")
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("arena: interrupted", err=True)
+        sys.exit(130)

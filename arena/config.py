@@ -1,0 +1,288 @@
+"""Tournament configs: YAML in, a validated frozen :class:`Config` out, or one precise error.
+
+Every error names the file, the field (with its line when the YAML parser knows it) and what
+was expected; nothing is written before a config validates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.bot import BotSpec
+from arena.errors import BadInput
+from arena.game import Game
+from arena.options import resolve_options
+from arena.referee import Clock
+from arena.variants import find_variant
+
+FORMATS = ("round-robin", "gauntlet")
+POLICIES = ("safe_action",)
+TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "workers",
+            "seed", "output")
+BOT_KEYS = ("name", "module", "command", "params", "cwd")
+FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Format:
+    """How tables are drawn: every table of a round robin, or a candidate against the field."""
+
+    type: str = "round-robin"
+    candidate: str | None = None
+    games: int | None = None  # per table; None: one game per seat rotation
+    duplicate: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    """A validated tournament."""
+
+    name: str
+    variant: str
+    options: Mapping[str, Any]
+    bots: tuple[BotSpec, ...]
+    format: Format
+    clock: Clock
+    fault_policy: str = "safe_action"
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    seed: int = 1
+    output: Path = Path("results")
+
+    @property
+    def game(self) -> type[Game]:
+        """The variant class."""
+        return find_variant(self.variant)
+
+    @property
+    def players(self) -> int:
+        """Seats per table."""
+        return int(self.options["players"])
+
+    @property
+    def games_per_table(self) -> int:
+        """Games at each table: a multiple of the table size, so seats stay balanced."""
+        return self.format.games or self.players
+
+    @property
+    def results_dir(self) -> Path:
+        """Where this tournament's files live."""
+        return self.output / self.name
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the games: a resumed run must match it (workers and output don't)."""
+        return {"name": self.name, "variant": self.game.version, "options": dict(self.options),
+                "bots": [{"name": b.name, "target": b.target, "params": dict(b.params),
+                          "source": b.source_hash()} for b in self.bots],
+                "format": asdict(self.format), "time": asdict(self.clock),
+                "faults": {"policy": self.fault_policy}, "seed": self.seed}
+
+    def identity_hash(self) -> str:
+        """A short fingerprint of :meth:`identity`."""
+        text = json.dumps(self.identity(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class _Where:
+    """Line numbers of a YAML document's keys, for error messages."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines: dict[tuple[str | int, ...], int] = {}
+        try:
+            node = yaml.compose(text)
+        except yaml.YAMLError:
+            return
+        if node is not None:
+            self._walk(node, ())
+
+    def _walk(self, node: yaml.Node, at: tuple[str | int, ...]) -> None:
+        self.lines[at] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                self.lines[(*at, key.value)] = key.start_mark.line + 1
+                self._walk(value, (*at, key.value))
+                self.lines[(*at, key.value)] = key.start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self._walk(item, (*at, i))
+
+    def error(self, at: tuple[str | int, ...], expected: str) -> BadInput:
+        name = ".".join(f"[{p}]" if isinstance(p, int) else p for p in at).replace(".[", "[")
+        probe = at
+        while probe and probe not in self.lines:
+            probe = probe[:-1]
+        line = f":{self.lines[probe]}" if probe in self.lines else ""
+        return BadInput(f"{self.path}{line}: {name or 'config'}: {expected}")
+
+
+def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Config:
+    """Read and validate a tournament config file."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"{file}: cannot read the config ({exc.strerror})") from exc
+    where = _Where(file, text)
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise BadInput(f"{file}{line}: {problem}") from exc
+    if not isinstance(raw, dict):
+        raise where.error((), "expected a mapping of keys such as name, variant, bots")
+    return _validate(raw, where, dict(overrides or {}), base=file.parent)
+
+
+def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], at: tuple[str | int, ...],
+                where: _Where) -> None:
+    for key in raw:
+        if key not in allowed:
+            raise where.error((*at, key), f"unknown key; expected one of {', '.join(allowed)}")
+
+
+def _typed(raw: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any,
+           at: tuple[str | int, ...], where: _Where, expected: str) -> Any:
+    value = raw.get(key, default)
+    bad_bool = isinstance(value, bool) and kind is int
+    if value is not default and (not isinstance(value, kind) or bad_bool):
+        raise where.error((*at, key), f"expected {expected}, got {value!r}")
+    return value
+
+
+def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Path) -> Config:
+    _check_keys(raw, TOP_KEYS, (), where)
+    for key in ("name", "variant", "bots"):
+        if key not in raw:
+            raise where.error((key,), "missing; this key is required")
+    name = _typed(raw, "name", str, None, (), where, "a name (letters, digits, - or _)")
+    if not name or not all(ch.isalnum() or ch in "-_." for ch in name):
+        raise where.error(("name",), "expected letters, digits, '-', '_' or '.' only")
+    try:
+        game = find_variant(str(raw["variant"]))
+    except BadInput as exc:
+        raise where.error(("variant",), str(exc)) from exc
+    opts = _typed(raw, "options", dict, {}, (), where, "a mapping of variant options")
+    try:
+        options = resolve_options(game.name, game.OPTIONS, opts)
+    except BadInput as exc:
+        bad = next((k for k in opts if str(exc).find(repr(k)) >= 0), None)
+        raise where.error(("options", bad) if bad else ("options",), str(exc)) from exc
+    bots = _bots(raw["bots"], where, base)
+    fmt = _format(raw.get("format", {}), where, bots, int(options["players"]))
+    clock = _clock(raw.get("time", {}), where)
+    faults = _typed(raw, "faults", dict, {}, (), where, "a mapping such as {policy: safe_action}")
+    _check_keys(faults, ("policy",), ("faults",), where)
+    policy = faults.get("policy", "safe_action")
+    if policy not in POLICIES:
+        raise where.error(("faults", "policy"), f"expected one of {', '.join(POLICIES)}")
+    workers = over.get("workers") or _typed(raw, "workers", int, os.cpu_count() or 1, (),
+                                            where, "a number of worker processes")
+    seed = over.get("seed")
+    if seed is None:
+        seed = _typed(raw, "seed", int, 1, (), where, "an integer seed")
+    if workers < 1:
+        raise where.error(("workers",), "expected at least 1")
+    output = over.get("output") or Path(_typed(raw, "output", str, "results", (), where,
+                                               "a directory path"))
+    if over.get("games"):
+        fmt = Format(type=fmt.type, candidate=fmt.candidate, games=over["games"],
+                     duplicate=fmt.duplicate)
+    config = Config(name=name, variant=game.name, options=options, bots=bots, format=fmt,
+                    clock=clock, fault_policy=policy, workers=workers, seed=seed,
+                    output=Path(output))
+    if config.games_per_table % config.players:
+        at = ("format", "games")
+        raise where.error(at, f"expected a multiple of the table size {config.players}, so "
+                              "every bot sits in every seat equally often")
+    return config
+
+
+def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise where.error(("bots",), "expected a list of bots, each with name and module")
+    specs: list[BotSpec] = []
+    for i, entry in enumerate(raw):
+        at: tuple[str | int, ...] = ("bots", i)
+        if not isinstance(entry, dict):
+            raise where.error(at, "expected a mapping with name and module")
+        _check_keys(entry, BOT_KEYS, at, where)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise where.error((*at, "name"), "expected a bot name")
+        if name in {s.name for s in specs}:
+            raise where.error((*at, "name"), f"duplicate bot name {name!r}")
+        if "command" in entry:
+            raise where.error((*at, "command"), "bots in their own process are not available "
+                              "yet; use module: package.module:Class")
+        module = entry.get("module")
+        if not isinstance(module, str):
+            raise where.error((*at, "module"), "expected 'package.module:Class' or "
+                                               "'path/file.py:Class'")
+        target = _resolve_path(module, base)
+        params = entry.get("params", {})
+        if not isinstance(params, dict):
+            raise where.error((*at, "params"), "expected a mapping of keyword arguments")
+        spec = BotSpec(name, target, params)
+        try:
+            spec.make()
+        except BadInput as exc:
+            raise where.error((*at, "module"), str(exc)) from exc
+        except Exception as exc:
+            raise where.error((*at, "params"), f"the bot failed to start: {exc}") from exc
+        specs.append(spec)
+    return tuple(specs)
+
+
+def _resolve_path(module: str, base: Path) -> str:
+    """A ``file.py:Class`` path is read relative to the config file."""
+    where_, sep, cls = module.rpartition(":")
+    if sep and where_.endswith(".py") and not Path(where_).is_absolute():
+        candidate = base / where_
+        if candidate.is_file() and not Path(where_).is_file():
+            return f"{candidate}:{cls}"
+    return module
+
+
+def _format(raw: Any, where: _Where, bots: tuple[BotSpec, ...], players: int) -> Format:
+    if not isinstance(raw, dict):
+        raise where.error(("format",), "expected a mapping such as {type: round-robin}")
+    _check_keys(raw, FORMAT_KEYS, ("format",), where)
+    kind = raw.get("type", "round-robin")
+    if kind not in FORMATS:
+        raise where.error(("format", "type"), f"expected one of {', '.join(FORMATS)}")
+    candidate = raw.get("candidate")
+    names = [b.name for b in bots]
+    if kind == "gauntlet" and candidate not in names:
+        raise where.error(("format", "candidate"), f"expected one of the bots: {names}")
+    games = _typed(raw, "games", int, None, ("format",), where, "games per table")
+    if games is not None and games < 1:
+        raise where.error(("format", "games"), "expected at least 1")
+    duplicate = _typed(raw, "duplicate", bool, True, ("format",), where, "true or false")
+    if len(bots) < players:
+        raise where.error(("bots",), f"expected at least {players} bots for "
+                                     f"{players}-seat tables, got {len(bots)}")
+    return Format(type=kind, candidate=candidate, games=games, duplicate=duplicate)
+
+
+def _clock(raw: Any, where: _Where) -> Clock:
+    if not isinstance(raw, dict):
+        raise where.error(("time",), "expected a mapping such as {draw_ms: 15000}")
+    _check_keys(raw, ("draw_ms", "play_ms"), ("time",), where)
+    values = {}
+    for key in ("draw_ms", "play_ms"):
+        value = _typed(raw, key, int, None, ("time",), where, "milliseconds")
+        if value is not None:
+            if value < 1:
+                raise where.error(("time", key), "expected at least 1 ms")
+            values[key] = value
+    return Clock(**values)

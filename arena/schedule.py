@@ -1,0 +1,109 @@
+"""The schedule: a pure generator of pairings that knows its total, testable without a game.
+
+Tables of ``k`` seats are drawn from the bots: every combination when there are few enough,
+otherwise a balanced design. Each table is played in every seat rotation, so every bot sits
+in every seat position equally often; with ``duplicate`` the rotations of one set share a
+deck (the same game seed), so card luck cancels out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+MAX_TABLES = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One game to play: its id, the bot names by seat, its seed and its duplicate set."""
+
+    id: str
+    table: int
+    seats: tuple[str, ...]
+    seed: int
+    dup_set: str
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the tournament seed and a game's coordinates."""
+    digest = hashlib.sha256("/".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def round_robin_tables(bots: Sequence[str], k: int, *, seed: int,
+                       max_tables: int = MAX_TABLES) -> list[tuple[str, ...]]:
+    """Every k-subset of the bots, or a balanced design when there are too many."""
+    if comb(len(bots), k) <= max_tables:
+        return list(combinations(bots, k))
+    return balanced_tables(bots, k, tables=max_tables, seed=seed)
+
+
+def balanced_tables(bots: Sequence[str], k: int, *, tables: int,
+                    seed: int) -> list[tuple[str, ...]]:
+    """Greedy design: each table takes the bots that played least, then the rarest pairs."""
+    rng = random.Random(seed)
+    plays = dict.fromkeys(bots, 0)
+    pairs: dict[tuple[str, str], int] = {}
+    out: list[tuple[str, ...]] = []
+    for _ in range(tables):
+        table: list[str] = []
+        for _ in range(k):
+            def load(b: str, table: list[str] = table) -> tuple[int, int, float]:
+                met = sum(pairs.get((min(b, o), max(b, o)), 0) for o in table)
+                return (plays[b], met, rng.random())
+            pick = min((b for b in bots if b not in table), key=load)
+            table.append(pick)
+        for a, b in combinations(sorted(table), 2):
+            pairs[(a, b)] = pairs.get((a, b), 0) + 1
+        for b in table:
+            plays[b] += 1
+        out.append(tuple(sorted(table, key=list(bots).index)))
+    return out
+
+
+def gauntlet_tables(bots: Sequence[str], k: int, candidate: str) -> list[tuple[str, ...]]:
+    """The candidate against every choice of k-1 opponents."""
+    others = [b for b in bots if b != candidate]
+    return [(candidate, *rest) for rest in combinations(others, k - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """All games of a tournament, in a fixed order; ``len`` is known before any is played."""
+
+    tables: tuple[tuple[str, ...], ...]
+    games_per_table: int
+    duplicate: bool
+    seed: int
+
+    def __len__(self) -> int:
+        return len(self.tables) * self.games_per_table
+
+    def __iter__(self) -> Iterator[Pairing]:
+        for t, table in enumerate(self.tables):
+            k = len(table)
+            for g in range(self.games_per_table):
+                block, shift = divmod(g, k)
+                seats = table[shift:] + table[:shift]
+                key = block if self.duplicate else g
+                yield Pairing(id=f"t{t:04d}-g{g:03d}", table=t, seats=seats,
+                              seed=derive_seed(self.seed, t, key),
+                              dup_set=f"t{t:04d}-d{block:03d}")
+
+
+def make_schedule(bots: Sequence[str], *, players: int, kind: str = "round-robin",
+                  candidate: str | None = None, games_per_table: int | None = None,
+                  duplicate: bool = True, seed: int = 1) -> Schedule:
+    """Build the schedule for a format; ``games_per_table`` defaults to one rotation set."""
+    if kind == "gauntlet":
+        if candidate is None:
+            raise ValueError("a gauntlet needs a candidate")
+        tables = gauntlet_tables(bots, players, candidate)
+    else:
+        tables = round_robin_tables(bots, players, seed=seed)
+    return Schedule(tuple(tables), games_per_table or players, duplicate, seed)

@@ -1,0 +1,179 @@
+"""Runs a tournament: the schedule's pairings on a process pool, each record kept on disk.
+
+Records are appended to ``games.jsonl`` by this (parent) process only, one whole line per
+finished game, flushed at once; a run that is stopped, even by SIGKILL, resumes by skipping
+the game ids already there. Ratings are computed afterwards from the file alone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import os
+import shutil
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import multiprocessing_logging
+import yaml
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from arena.bot import BotSpec
+from arena.config import Config
+from arena.errors import BadInput
+from arena.records import drop_torn_tail, read_games
+from arena.referee import Clock, play_game
+from arena.schedule import Pairing, Schedule, make_schedule
+from arena.variants import find_variant
+
+log = logging.getLogger("arena.tournament")
+
+
+def schedule_for(config: Config) -> Schedule:
+    """The config's schedule."""
+    return make_schedule([b.name for b in config.bots], players=config.players,
+                         kind=config.format.type, candidate=config.format.candidate,
+                         games_per_table=config.games_per_table,
+                         duplicate=config.format.duplicate, seed=config.seed)
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """What a worker needs to play any pairing of this tournament."""
+
+    variant: str
+    options: dict[str, Any]
+    bots: dict[str, BotSpec]
+    clock: Clock
+
+
+_job: _Job | None = None
+
+
+def _init_worker(job: _Job) -> None:
+    global _job
+    _job = job
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides how to stop
+
+
+def play_pairing(pairing: Pairing, job: _Job | None = None) -> str:
+    """Play one pairing and return its record as a JSON line."""
+    job = job or _job
+    assert job is not None
+    record = play_game(find_variant(job.variant), [job.bots[n] for n in pairing.seats],
+                       seed=pairing.seed, options=job.options, clock=job.clock,
+                       game_id=pairing.id)
+    data = json.loads(record.to_json())
+    data["dup_set"] = pairing.dup_set
+    return json.dumps(data, separators=(",", ":")) + "\n"
+
+
+def prepare_results(config: Config, *, fresh: bool) -> set[str]:
+    """Create or check the results folder; return the ids of games already played."""
+    folder = config.results_dir
+    stored = folder / "config.yaml"
+    if fresh and folder.exists():
+        for name in ("games.jsonl", "arena.log", "config.yaml"):
+            (folder / name).unlink(missing_ok=True)
+        shutil.rmtree(folder / "logs", ignore_errors=True)
+    if stored.exists():
+        previous = yaml.safe_load(stored.read_text(encoding="utf-8")) or {}
+        if previous.get("identity_hash") != config.identity_hash():
+            changed = [k for k, v in config.identity().items()
+                       if previous.get("identity", {}).get(k) != v]
+            raise BadInput(f"{folder}: made by a different config (changed: "
+                           f"{', '.join(changed) or 'unknown'}); run again with --fresh "
+                           "to start over, or change the name")
+    folder.mkdir(parents=True, exist_ok=True)
+    stored.write_text(yaml.safe_dump({"identity_hash": config.identity_hash(),
+                                      "identity": config.identity()}, sort_keys=False),
+                      encoding="utf-8")
+    games = folder / "games.jsonl"
+    drop_torn_tail(games)
+    return {r.id for r in read_games(games)}
+
+
+def _setup_logging(folder: Path) -> logging.Handler:
+    handler = logging.FileHandler(folder / "arena.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s "
+                                           "%(levelname)s %(message)s"))
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    root.addHandler(handler)
+    multiprocessing_logging.install_mp_handler()
+    return handler
+
+
+def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True) -> int:
+    """Play every pending game of the config; return how many were played now."""
+    done = prepare_results(config, fresh=fresh)
+    schedule = schedule_for(config)
+    pending = [p for p in schedule if p.id not in done]
+    handler = _setup_logging(config.results_dir)
+    job = _Job(config.game.name, dict(config.options), {b.name: b for b in config.bots},
+               config.clock)
+    log.info("tournament %s: %d games, %d done, %d to play on %d workers", config.name,
+             len(schedule), len(done), len(pending), config.workers)
+    played = 0
+    try:
+        with (config.results_dir / "games.jsonl").open("a", encoding="utf-8") as out, \
+                _progress(progress) as bar:
+            task = bar.add_task("games", total=len(schedule), completed=len(done))
+            for line in _results(job, pending, config.workers):
+                out.write(line)
+                out.flush()
+                played += 1
+                if played % 64 == 0:
+                    os.fsync(out.fileno())
+                bar.advance(task)
+    finally:
+        multiprocessing_logging.uninstall_mp_handler()
+        logging.getLogger().removeHandler(handler)
+        handler.close()
+    return played
+
+
+def _results(job: _Job, pending: list[Pairing], workers: int) -> Iterator[str]:
+    """Record lines as games finish: in this process for one worker, else on a pool."""
+    if workers == 1 or len(pending) <= 1:
+        for p in pending:
+            yield play_pairing(p, job)
+        return
+    chunk = max(1, min(16, len(pending) // (workers * 8)))
+    ctx = multiprocessing.get_context("fork")
+    pool = ctx.Pool(workers, initializer=_init_worker, initargs=(job,))
+    try:
+        yield from pool.imap_unordered(play_pairing, pending, chunksize=chunk)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+class _Rate(ProgressColumn):
+    """Games per second since this run started."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} games/s" if speed else "... games/s")
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    _Rate(), TimeRemainingColumn(), disable=not enabled, transient=False,
+                    refresh_per_second=4)

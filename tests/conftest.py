@@ -1,0 +1,107 @@
+"""Shared helpers for the scenario, conformance and referee tests.
+
+Stacked decks: ``Game(decks=[...], dealer=...)`` deals each given deck in order, first card
+first (one card at a time from the seat after the dealer, then the variant's extra cards,
+then the stock from its top down). :func:`stacked_deck` builds such a list from what each
+seat should hold, so a scenario reads as the table it sets up.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.cards import Card, deck, parse_cards
+from arena.game import Game
+from arena.variants.indian13 import Indian13
+
+TEST_BOTS = Path(__file__).parent / "bots"
+IND_DECK = Counter(deck(decks=2, jokers=2))
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from text, ``|`` allowed as a group separator as in RULES.md examples."""
+    return parse_cards(text.replace("|", " "))
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def _as_cards(value: str | Iterable[Card]) -> list[Card]:
+    return cards(value) if isinstance(value, str) else list(value)
+
+
+def stacked_deck(hands: Sequence[str | Sequence[Card]], *, extras: Sequence[str | Card] = (),
+                 stock: str | Sequence[Card] = (), dealer: int = 0,
+                 full: Counter[Card] | None = IND_DECK) -> list[Card]:
+    """The deck, first card first, that deals ``hands[s]`` to seat ``s``.
+
+    ``extras`` are the cards the variant turns up after the deal (IND: the indicator, then
+    the first discard); ``stock`` is the stock from its top down. With ``full`` (the IND
+    deck by default) the rest of that deck goes under ``stock``, so cards are conserved;
+    the order of that rest is fixed (sorted), and a test that reaches it should say so.
+    """
+    per_seat = [_as_cards(h) for h in hands]
+    n = len(per_seat)
+    size = len(per_seat[0])
+    if any(len(h) != size for h in per_seat):
+        raise ValueError("every seat must be dealt the same number of cards")
+    order = [per_seat[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
+    order += [Card.parse(c) if isinstance(c, str) else c for c in extras]
+    order += _as_cards(stock)
+    if full is not None:
+        rest = full - Counter(order)
+        if Counter(order) - full:
+            raise ValueError(f"more copies than the deck holds: {Counter(order) - full}")
+        order += sorted(rest.elements())
+    return order
+
+
+def ind_game(hands: Sequence[str | Sequence[Card]], *, indicator: str, discard: str,
+             stock: str | Sequence[Card] = (), dealer: int = 0, seed: int = 0,
+             full: bool = True, more: Sequence[list[Card]] = (), **options: Any) -> Indian13:
+    """An Indian Rummy game whose first deal is stacked (``more``: decks for later deals).
+
+    ``players`` defaults to ``len(hands)``; other options are passed by keyword.
+    """
+    options.setdefault("players", len(hands))
+    first = stacked_deck(hands, extras=[indicator, discard], stock=stock, dealer=dealer,
+                         full=IND_DECK if full else None)
+    return Indian13(seed=seed, options=options, decks=[first, *more], dealer=dealer)
+
+
+def all_cards(game: Game) -> Counter[Card]:
+    """Every card the round holds, wherever it is: hands (eliminated seats included),
+    stock, discard pile and table melds.
+
+    A variant with another place for cards (the R51 tournante, cards set aside) should give
+    the engine an ``all_cards()`` hook; it is used when present.
+    """
+    hook = getattr(game, "all_cards", None)
+    if callable(hook):
+        return Counter(hook())
+    out: Counter[Card] = Counter()
+    for hand in game.hands:
+        out.update(hand)
+    out.update(game.stock)
+    out.update(game.pile)
+    for meld in game.table:
+        out.update(meld.cards)
+    return out
+
+
+def bot_target(cls: str, module: str = "faulty_bots.py") -> str:
+    """A ``file.py:Class`` bot target for a test bot in ``tests/bots``."""
+    return f"{TEST_BOTS / module}:{cls}"
+
+
+def points_after(game: Game) -> list[int]:
+    """The penalties of the last round played."""
+    return list(game.results[-1].penalties)
+
+
+def as_texts(items: Iterable[Card]) -> list[str]:
+    return [str(c) for c in items]
