@@ -27,7 +27,7 @@ FORMATS = ("round-robin", "gauntlet")
 POLICIES = ("safe_action",)
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "workers",
             "seed", "output")
-BOT_KEYS = ("name", "module", "command", "params", "cwd")
+BOT_KEYS = ("name", "module", "command", "params")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
 
 

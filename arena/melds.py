@@ -191,18 +191,11 @@ class Arrangement:
         return not self.deadwood
 
 
-@dataclass(frozen=True, slots=True)
-class _Cand:
-    """A combination of natural cards: which ones, wilds it needs, wilds it may hold."""
-
-    mask: int
-    block: int  # first copies that must be gone before a second copy is used
-    need: int
-    room: int
-    dual_cost: int
-    run: bool
-
-
+# A candidate combination of natural cards, as a plain tuple because the search makes many:
+# (mask of its natural cards, block: first copies that must be gone before a second copy of
+# the same card is used, wilds it needs, wilds it may hold, dual wilds it uses as themselves,
+# whether it is a run).
+_Cand = tuple[int, int, int, int, int, bool]
 _Link = tuple[_Cand, int, "_Link"] | None
 
 
@@ -215,43 +208,39 @@ class _Hand:
         self.dual = frozenset(c.code for c in hand
                               if duals and c.code != JOKER_CODE and wilds.self_standing
                               and c.code in wild)
-        self.codes = sorted(c.code for c in hand if c.code not in wild or c.code in self.dual)
-        self.tokens = len(hand) - len(self.codes) + len(
-            [c for c in self.codes if c in self.dual])
-        self.dual_mask = sum(1 << i for i, c in enumerate(self.codes) if c in self.dual)
-        self.full = (1 << len(self.codes)) - 1
+        self.codes = codes = sorted(c.code for c in hand
+                                    if c.code not in wild or c.code in self.dual)
+        self.tokens = len(hand) - len(codes) + sum(1 for c in codes if c in self.dual)
+        self.dual_mask = sum(1 << i for i, c in enumerate(codes) if c in self.dual)
+        self.full = (1 << len(codes)) - 1
         self.rules = rules
-        self.cands: list[list[_Cand]] = [[] for _ in self.codes]
-        for i in range(len(self.codes)):
+        self.at: dict[int, list[int]] = {}  # code -> indices of its copies
+        for i, c in enumerate(codes):
+            self.at.setdefault(c, []).append(i)
+        self.cands: list[list[_Cand]] = [[] for _ in codes]
+        for i in range(len(codes)):
             self._runs_from(i)
             self._sets_from(i)
 
     def _add(self, members: Sequence[int], need: int, room: int, run: bool) -> None:
-        if need > self.rules.max_wilds or need > self.tokens:
-            return
         mask = block = 0
+        codes = self.codes
         for j in members:
             mask |= 1 << j
-            if j and self.codes[j - 1] == self.codes[j]:
+            if j and codes[j - 1] == codes[j]:
                 block |= 1 << (j - 1)
-        block &= ~mask
         dual_cost = (mask & self.dual_mask).bit_count()
-        if dual_cost + need > self.tokens:
-            return
-        room = min(room, self.rules.max_wilds)
-        self.cands[members[0]].append(_Cand(mask, block, need, room, dual_cost, run))
+        if dual_cost + need <= self.tokens:
+            self.cands[members[0]].append((mask, block & ~mask, need,
+                                           min(room, self.rules.max_wilds), dual_cost, run))
 
     def _runs_from(self, i: int) -> None:
         """Runs whose lowest card (by code) is natural card ``i``."""
         code = self.codes[i]
-        suit, rank = divmod(code, 13)
-        rank += 1
-        ladder: dict[int, list[int]] = {}
-        for j in range(i + 1, len(self.codes)):
-            c = self.codes[j]
-            if c // 13 == suit and c != code:
-                ladder.setdefault(c % 13 + 1, []).append(j)
-        self._grow([i], rank, rank, sorted(r for r in ladder if r > rank), ladder, up=True)
+        base = code - code % 13
+        rank = code % 13 + 1
+        ladder = {r: self.at[base + r - 1] for r in range(2, 14) if base + r - 1 in self.at}
+        self._grow([i], rank, rank, [r for r in ladder if r > rank], ladder, up=True)
         if rank == 1 and self.rules.ace_high:
             self._grow([i], 14, 14, sorted(ladder, reverse=True), ladder, up=False)
 
@@ -259,10 +248,13 @@ class _Hand:
               ladder: dict[int, list[int]], *, up: bool) -> None:
         n = len(members)
         span = abs(last - start) + 1
-        if up or n > 1:  # an ace alone high is the same meld as an ace alone low
-            self._add(members, max(span, 3) - n, 13 - n, run=True)
+        need = max(span, 3) - n
+        if (up or n > 1) and need <= self.rules.max_wilds:  # ace alone high = ace alone low
+            self._add(members, need, 13 - n, run=True)
+        holes = span - n
         for k, r in enumerate(ranks):
-            if abs(r - start) + 1 > 13 or span - n + abs(r - last) - 1 > self.tokens:
+            gap = abs(r - last) - 1
+            if abs(r - start) >= 13 or holes + gap > min(self.tokens, self.rules.max_wilds):
                 break
             for j in ladder[r]:
                 self._grow([*members, j], start, r, ranks[k + 1:], ladder, up=up)
@@ -270,30 +262,24 @@ class _Hand:
     def _sets_from(self, i: int) -> None:
         """Sets whose lowest card (by code) is natural card ``i``."""
         code = self.codes[i]
-        same = [j for j in range(i + 1, len(self.codes)) if self.codes[j] % 13 == code % 13
-                and self.codes[j] < JOKER_CODE]
-        if not self.rules.set_duplicates:
+        rank0 = code % 13
+        same = [j for j in range(i + 1, len(self.codes)) if self.codes[j] % 13 == rank0]
+        dupes = self.rules.set_duplicates
+        if not dupes:
             same = [j for j in same if self.codes[j] != code]
         cap = self.rules.max_set
-        seen: set[tuple[int, ...]] = set()
         for k in range(min(len(same), cap - 1) + 1):
+            need = max(0, 2 - k)
+            if need > self.tokens or need > self.rules.max_wilds:
+                continue
             for extra in combinations(same, k):
-                picked = tuple(self.codes[j] for j in extra)
-                if picked in seen or (not self.rules.set_duplicates
-                                      and len(set(picked)) < len(picked)):
+                if not dupes and len({self.codes[j] for j in extra}) < k:
                     continue
-                seen.add(picked)
-                n = k + 1
-                self._add((i, *extra), max(0, 3 - n), cap - n, run=False)
+                self._add((i, *extra), need, cap - k - 1, run=False)
 
 
 def _low(rem: int) -> int:
     return (rem & -rem).bit_length() - 1
-
-
-def _wild_counts(c: _Cand, budget: int, extra: bool) -> range:
-    """How many wild cards the meld takes: exactly what it needs, or more where allowed."""
-    return range(c.need, min(budget, c.room if extra else c.need) + 1)
 
 
 def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
@@ -309,6 +295,7 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     token_costs = sorted(values[c.code] for c in hand if c.code in wilds.wild)
     left = [0 if wild_meld_free and k >= 3 else sum(token_costs[:k])
             for k in range(len(token_costs) + 1)]
+    extra = wild_meld_free or any(token_costs)  # a wild that costs is better placed
     memo: dict[tuple[int, int, bool], tuple[int, _Link]] = {}
 
     def best(rem: int, tokens: int, pure: bool) -> tuple[int, _Link]:
@@ -322,11 +309,13 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
         sub, link = best(rem & ~(1 << i), tokens, pure)
         result = (sub + cost_of[i], link)
         for c in h.cands[i]:
-            if c.mask & ~rem or c.block & rem:
+            mask, block, need, room, dual_cost, run = c
+            if mask & ~rem or block & rem:
                 continue
-            budget = tokens - c.dual_cost
-            for w in _wild_counts(c, budget, wild_meld_free):
-                sub, link = best(rem & ~c.mask, budget - w, pure or (c.run and not w))
+            budget = tokens - dual_cost
+            top = min(budget, room if extra else need)
+            for w in range(need, top + 1):
+                sub, link = best(rem & ~mask, budget - w, pure or (run and not w))
                 if sub < result[0]:
                     result = (sub, (c, w, link))
         memo[key] = result
@@ -347,11 +336,14 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
     the arrangement's deadwood.
     """
     h = _Hand(hand, rules, wilds, duals=True)
+    all_wild = not rules.need_natural
     memo: dict[tuple[int, int, int, int, bool], _Link | bool] = {}
 
     def find(rem: int, tokens: int, seqs: int, pures: int, free: bool) -> _Link | bool:
         if not rem:
-            return tokens == free and seqs >= min_sequences and pures >= min_pure
+            left = tokens - free  # wilds still unplaced; three or more may meld alone (TT-8)
+            placed = left == 0 or (all_wild and left >= 3)
+            return placed and seqs >= min_sequences and pures >= min_pure
         key = (rem, tokens, seqs, pures, free)
         hit = memo.get(key)
         if hit is not None:
@@ -362,12 +354,13 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
         if bit & h.dual_mask or free:  # a dual may be used as a wild; the spare is left out
             found = find(rem & ~bit, tokens, seqs, pures, free and bool(bit & h.dual_mask))
         for c in ([] if found is not False else h.cands[i]):
-            if c.mask & ~rem or c.block & rem:
+            mask, block, need, room, dual_cost, run = c
+            if mask & ~rem or block & rem:
                 continue
-            budget = tokens - c.dual_cost
-            for w in _wild_counts(c, budget, True):
-                pure = c.run and not w
-                sub = find(rem & ~c.mask, budget - w, min(seqs + c.run, min_sequences),
+            budget = tokens - dual_cost
+            for w in range(need, min(budget, room) + 1):
+                pure = run and not w
+                sub = find(rem & ~mask, budget - w, min(seqs + run, min_sequences),
                            min(pures + pure, min_pure), free)
                 if sub is not False:
                     found = (c, w, None if sub is True else sub)
@@ -381,7 +374,7 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
     if found is False:
         return None
     return _build(hand, wilds, h.codes, None if found is True else found, 0,
-                  fill_leftover=False)
+                  fill_leftover=all_wild)
 
 
 def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
@@ -394,7 +387,7 @@ def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
     pool = list(hand)
     melds: list[list[Card]] = []
     for cand, _ in chosen:
-        cards = [Card(codes[j]) for j in range(len(codes)) if cand.mask >> j & 1]
+        cards = [Card(codes[j]) for j in range(len(codes)) if cand[0] >> j & 1]
         for card in cards:
             pool.remove(card)
         melds.append(cards)
@@ -414,6 +407,6 @@ def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
 
 
 def _kind(cand: _Cand, wilds: int) -> Kind:
-    if not cand.run:
+    if not cand[5]:
         return "set"
     return "sequence" if wilds else "pure_sequence"
