@@ -55,6 +55,7 @@ class GameRecord:
     totals: tuple[int, ...]
     ranks: tuple[int, ...]
     termination: str
+    dup_set: str = ""
 
     def to_json(self) -> str:
         """One line of ``games.jsonl``, schema first."""
@@ -72,7 +73,7 @@ class GameRecord:
             rounds=tuple(RoundRecord(**{**r, "penalties": tuple(r["penalties"])})
                          for r in raw["rounds"]),
             totals=tuple(raw["totals"]), ranks=tuple(raw["ranks"]),
-            termination=raw["termination"])
+            termination=raw["termination"], dup_set=raw.get("dup_set", ""))
 
 
 def action_text(seat: int, action: Action) -> str:

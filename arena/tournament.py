@@ -7,14 +7,13 @@ the game ids already there. Ratings are computed afterwards from the file alone.
 
 from __future__ import annotations
 
-import json
 import logging
 import multiprocessing
 import os
 import shutil
 import signal
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +75,7 @@ def play_pairing(pairing: Pairing, job: _Job | None = None) -> str:
     record = play_game(find_variant(job.variant), [job.bots[n] for n in pairing.seats],
                        seed=pairing.seed, options=job.options, clock=job.clock,
                        game_id=pairing.id)
-    data = json.loads(record.to_json())
-    data["dup_set"] = pairing.dup_set
-    return json.dumps(data, separators=(",", ":")) + "\n"
+    return replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 
 
 def prepare_results(config: Config, *, fresh: bool) -> set[str]:
