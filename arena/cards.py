@@ -29,7 +29,7 @@ _RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10, "1": 1}
 JOKER_CODE = 52
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card, stored as a code 0..52 so that melds and sets of cards stay cheap.
 
@@ -76,6 +76,15 @@ class Card:
             raise BadInput(f"bad card {text!r}: expected rank A 2-10 J Q K (or T) "
                            "then suit S H D C (or ♠♥♦♣), or JK")
         return _BY_CODE[suit * 13 + rank - 1]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self.code == other.code
+
+    def __lt__(self, other: Card) -> bool:
+        return self.code < other.code
+
+    def __hash__(self) -> int:
+        return self.code
 
     def __str__(self) -> str:
         return "JK" if self.code == JOKER_CODE else RANKS[self.code % 13] + SUITS[self.code // 13]

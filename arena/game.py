@@ -301,7 +301,7 @@ class Game:
             kept=self.turn.drawn if seat == self.to_act and self.turn.source not in
             (None, "stock") else None,
             discard_top=self.pile[-1] if self.pile else None, history=tuple(self.history),
-            table=tuple(self.table), hand_sizes=tuple(len(h) for h in self.hands),
+            table=tuple(self.table), hand_sizes=tuple(map(len, self.hands)),
             stock_size=len(self.stock), scores=tuple(self.totals), active=tuple(self.active),
             wilds=self.wilds, indicator=self.indicator(), wild_rank=self.wild_rank(),
             legal_draws=self.legal_draws() if self.decision == "draw" else (),
