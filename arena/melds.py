@@ -214,9 +214,11 @@ class _Hand:
         self.dual_mask = sum(1 << i for i, c in enumerate(codes) if c in self.dual)
         self.full = (1 << len(codes)) - 1
         self.rules = rules
-        self.at: dict[int, list[int]] = {}  # code -> indices of its copies
+        self.suit_ranks: list[dict[int, list[int]]] = [{}, {}, {}, {}]  # suit: rank: indices
+        self.rank_at: dict[int, list[int]] = {}  # rank: indices, in code order
         for i, c in enumerate(codes):
-            self.at.setdefault(c, []).append(i)
+            self.suit_ranks[c // 13].setdefault(c % 13 + 1, []).append(i)
+            self.rank_at.setdefault(c % 13, []).append(i)
         self.cands: list[list[_Cand]] = [[] for _ in codes]
         for i in range(len(codes)):
             self._runs_from(i)
@@ -237,12 +239,12 @@ class _Hand:
     def _runs_from(self, i: int) -> None:
         """Runs whose lowest card (by code) is natural card ``i``."""
         code = self.codes[i]
-        base = code - code % 13
         rank = code % 13 + 1
-        ladder = {r: self.at[base + r - 1] for r in range(2, 14) if base + r - 1 in self.at}
-        self._grow([i], rank, rank, [r for r in ladder if r > rank], ladder, up=True)
+        ladder = self.suit_ranks[code // 13]
+        self._grow([i], rank, rank, sorted(r for r in ladder if r > rank), ladder, up=True)
         if rank == 1 and self.rules.ace_high:
-            self._grow([i], 14, 14, sorted(ladder, reverse=True), ladder, up=False)
+            self._grow([i], 14, 14, sorted((r for r in ladder if r > 1), reverse=True), ladder,
+                       up=False)
 
     def _grow(self, members: list[int], start: int, last: int, ranks: list[int],
               ladder: dict[int, list[int]], *, up: bool) -> None:
@@ -262,8 +264,7 @@ class _Hand:
     def _sets_from(self, i: int) -> None:
         """Sets whose lowest card (by code) is natural card ``i``."""
         code = self.codes[i]
-        rank0 = code % 13
-        same = [j for j in range(i + 1, len(self.codes)) if self.codes[j] % 13 == rank0]
+        same = [j for j in self.rank_at[code % 13] if j > i]
         dupes = self.rules.set_duplicates
         if not dupes:
             same = [j for j in same if self.codes[j] != code]
