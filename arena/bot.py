@@ -11,6 +11,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,24 +45,38 @@ class Bot(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """How to make a bot: a name for tables, where its class lives, keyword parameters."""
+    """How to make a bot: a name for tables, and a Python class (``target``, with keyword
+    ``params``) or a ``command`` that speaks the JSON-lines protocol (docs/protocol.md)."""
 
     name: str
-    target: str
+    target: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
+    command: tuple[str, ...] | None = None
 
     def make(self) -> Bot:
-        """A fresh instance for one game."""
+        """A fresh instance for one game (Python bots only)."""
+        if self.command is not None:
+            raise BadInput(f"bot {self.name!r} is a command; it runs in its own process")
         instance: Bot = load_class(self.target)(**self.params)
         return instance
 
+    def env(self) -> dict[str, str]:
+        """Environment additions for the bot's process: this folder on the import path."""
+        paths = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+        return {"PYTHONPATH": ":".join(paths)}
+
     def source_hash(self) -> str:
-        """A short hash of the bot's source file, so a changed bot is noticed on resume."""
-        cls = load_class(self.target)
-        try:
-            source = inspect.getsource(sys.modules[cls.__module__])
-        except (OSError, TypeError):
-            source = self.target
+        """A short hash of the bot's source, so a changed bot is noticed on resume."""
+        if self.command is not None:
+            files = [Path(a) for a in self.command if Path(a).is_file()]
+            source = "\n".join([" ".join(self.command), *(f.read_text(errors="replace")
+                                                          for f in files)])
+        else:
+            cls = load_class(self.target)
+            try:
+                source = inspect.getsource(sys.modules[cls.__module__])
+            except (OSError, TypeError):
+                source = self.target
         return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 

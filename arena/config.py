@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
+import shutil
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,14 +22,18 @@ from arena.bot import BotSpec
 from arena.errors import BadInput
 from arena.game import Game
 from arena.options import resolve_options
-from arena.referee import Clock
+from arena.referee import Clock, FaultPolicy, Isolation
+from arena.seat import Limits
 from arena.variants import find_variant
 
 FORMATS = ("round-robin", "gauntlet")
-POLICIES = ("safe_action",)
-TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "workers",
-            "seed", "output")
+POLICIES = ("safe_action", "random_legal")
+ISOLATION = ("process", "inprocess")
+TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
+            "limits", "workers", "seed", "output")
 BOT_KEYS = ("name", "module", "command", "params")
+LIMIT_KEYS = ("memory_mb", "cpu_s_per_game", "processes", "line_bytes", "startup_ms",
+              "grace_ms", "stderr_bytes")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
 
 
@@ -51,7 +57,9 @@ class Config:
     bots: tuple[BotSpec, ...]
     format: Format
     clock: Clock
-    fault_policy: str = "safe_action"
+    faults: FaultPolicy = field(default_factory=FaultPolicy)
+    isolation: Isolation = "process"
+    limits: Limits = field(default_factory=Limits)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     seed: int = 1
     output: Path = Path("results")
@@ -82,7 +90,8 @@ class Config:
                 "bots": [{"name": b.name, "target": b.target, "params": dict(b.params),
                           "source": b.source_hash()} for b in self.bots],
                 "format": asdict(self.format), "time": asdict(self.clock),
-                "faults": {"policy": self.fault_policy}, "seed": self.seed}
+                "faults": asdict(self.faults), "isolation": self.isolation,
+                "limits": asdict(self.limits), "seed": self.seed}
 
     def identity_hash(self) -> str:
         """A short fingerprint of :meth:`identity`."""
@@ -180,11 +189,11 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
     bots = _bots(raw["bots"], where, base)
     fmt = _format(raw.get("format", {}), where, bots, int(options["players"]))
     clock = _clock(raw.get("time", {}), where)
-    faults = _typed(raw, "faults", dict, {}, (), where, "a mapping such as {policy: safe_action}")
-    _check_keys(faults, ("policy",), ("faults",), where)
-    policy = faults.get("policy", "safe_action")
-    if policy not in POLICIES:
-        raise where.error(("faults", "policy"), f"expected one of {', '.join(POLICIES)}")
+    faults = _faults(raw.get("faults", {}), where)
+    isolation = raw.get("isolation", "process")
+    if isolation not in ISOLATION:
+        raise where.error(("isolation",), f"expected one of {', '.join(ISOLATION)}")
+    limits = _limits(raw.get("limits", {}), where)
     workers = over.get("workers") or _typed(raw, "workers", int, os.cpu_count() or 1, (),
                                             where, "a number of worker processes")
     seed = over.get("seed")
@@ -198,7 +207,8 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
         fmt = Format(type=fmt.type, candidate=fmt.candidate, games=over["games"],
                      duplicate=fmt.duplicate)
     config = Config(name=name, variant=game.name, options=options, bots=bots, format=fmt,
-                    clock=clock, fault_policy=policy, workers=workers, seed=seed,
+                    clock=clock, faults=faults, isolation=isolation, limits=limits,
+                    workers=workers, seed=seed,
                     output=Path(output))
     if config.games_per_table % config.players:
         at = ("format", "games")
@@ -221,9 +231,12 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
             raise where.error((*at, "name"), "expected a bot name")
         if name in {s.name for s in specs}:
             raise where.error((*at, "name"), f"duplicate bot name {name!r}")
+        if ("command" in entry) == ("module" in entry):
+            raise where.error(at, "expected exactly one of module (a Python class) or "
+                                  "command (a program speaking docs/protocol.md)")
         if "command" in entry:
-            raise where.error((*at, "command"), "bots in their own process are not available "
-                              "yet; use module: package.module:Class")
+            specs.append(_command_bot(name, entry["command"], (*at, "command"), where, base))
+            continue
         module = entry.get("module")
         if not isinstance(module, str):
             raise where.error((*at, "module"), "expected 'package.module:Class' or "
@@ -241,6 +254,45 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
             raise where.error((*at, "params"), f"the bot failed to start: {exc}") from exc
         specs.append(spec)
     return tuple(specs)
+
+
+def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Where,
+                 base: Path) -> BotSpec:
+    """A bot in any language: a command line, run from a temporary folder."""
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if not isinstance(command, list) or not command or \
+            not all(isinstance(a, str) for a in command):
+        raise where.error(at, "expected a command line, e.g. [node, bots/my_bot.js]")
+    resolved = [str((base / a).resolve()) if (base / a).exists() and not Path(a).is_absolute()
+                else a for a in command]
+    if shutil.which(resolved[0]) is None and not Path(resolved[0]).is_file():
+        raise where.error(at, f"program {command[0]!r} not found")
+    return BotSpec(name, command=tuple(resolved))
+
+
+def _faults(raw: Any, where: _Where) -> FaultPolicy:
+    if not isinstance(raw, dict):
+        raise where.error(("faults",), "expected a mapping such as {policy: safe_action}")
+    _check_keys(raw, ("policy", "forfeit_after"), ("faults",), where)
+    policy = raw.get("policy", "safe_action")
+    if policy not in POLICIES:
+        raise where.error(("faults", "policy"), f"expected one of {', '.join(POLICIES)}")
+    forfeit = raw.get("forfeit_after")
+    if forfeit is not None and (not isinstance(forfeit, int) or isinstance(forfeit, bool)
+                                or forfeit < 1):
+        raise where.error(("faults", "forfeit_after"), "expected a number of faults >= 1")
+    return FaultPolicy(policy=policy, forfeit_after=forfeit)
+
+
+def _limits(raw: Any, where: _Where) -> Limits:
+    if not isinstance(raw, dict):
+        raise where.error(("limits",), "expected a mapping such as {memory_mb: 1024}")
+    _check_keys(raw, LIMIT_KEYS, ("limits",), where)
+    for key, value in raw.items():
+        if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+            raise where.error(("limits", key), "expected a positive number")
+    return Limits(**raw)
 
 
 def _resolve_path(module: str, base: Path) -> str:

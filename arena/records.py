@@ -28,6 +28,7 @@ class SeatRecord:
     time_mean_ms: float
     time_p95_ms: float
     time_max_ms: float
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

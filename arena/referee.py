@@ -1,22 +1,31 @@
-"""Plays one game between bots: asks each seat, times it, applies the fault policy (COM-6)."""
+"""Plays one game between seats: asks each, times it, applies the fault policy (COM-6).
+
+A fault (timeout, illegal answer, crash, unreadable answer) is counted against the seat and
+answered by the policy's action: the variant's safe action (COM-10, the default) or a random
+legal one. With ``forfeit_after`` a seat that reaches that many faults forfeits: it plays safe
+actions for the rest of the game without being asked, and ranks last.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import time
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, Protocol
 
 from arena.actions import Action, Draw, Play, parse_action
-from arena.bot import Bot, BotSpec, GameInfo, call_hook
+from arena.bot import BotSpec, GameInfo
 from arena.errors import ArenaError, IllegalAction
 from arena.game import Game
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, action_text
+from arena.seat import Answer, InProcessSeat, Limits, ProcessSeat, host_command
+from arena.view import RoundSummary, View
 
 log = logging.getLogger("arena.referee")
 NORMAL_ENDS = ("declaration", "out", "last_player", "invalid_declaration")
+Isolation = Literal["process", "inprocess"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,124 +36,172 @@ class Clock:
     play_ms: int = 22_000
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FaultPolicy:
+    """What a fault costs: the action played for it, and an optional forfeit."""
+
+    policy: Literal["safe_action", "random_legal"] = "safe_action"
+    forfeit_after: int | None = None
+
+
+class Seat(Protocol):
+    """What the referee needs from a seat (in-process or isolated)."""
+
+    def start(self, info: GameInfo) -> str | None: ...
+
+    def ask(self, view: View, limit_ms: int) -> Answer: ...
+
+    def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None: ...
+
+    def close(self) -> None: ...
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     """A seed of the bot's own, derived from the game seed but never its RNG (COM-4)."""
     digest = hashlib.sha256(f"{game_seed}/{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
-@dataclass(slots=True)
-class _Seat:
-    """The referee's running tally for one seat."""
+def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = None,
+              stderr_dir: Any = None) -> Seat:
+    """An in-process seat, or an isolated one running the bot's command or Python host."""
+    if isolation == "inprocess" and spec.command is None:
+        return InProcessSeat(spec)
+    command = list(spec.command) if spec.command is not None else host_command(spec)
+    stderr = None if stderr_dir is None else stderr_dir / f"{spec.name}.stderr.log"
+    return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env())
 
-    spec: BotSpec
-    bot: Bot | None
+
+@dataclass(slots=True)
+class _Tally:
+    """The referee's running count for one seat."""
+
+    name: str
     faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
     times: list[float] = field(default_factory=list)
+    forfeit: bool = False
 
     def record(self) -> SeatRecord:
         ts = sorted(self.times) or [0.0]
-        return SeatRecord(bot=self.spec.name, faults=dict(self.faults), decisions=len(self.times),
+        return SeatRecord(bot=self.name, faults=dict(self.faults), decisions=len(self.times),
                           time_mean_ms=round(sum(ts) / len(ts), 3),
                           time_p95_ms=round(ts[min(len(ts) - 1, int(0.95 * len(ts)))], 3),
-                          time_max_ms=round(ts[-1], 3))
+                          time_max_ms=round(ts[-1], 3), forfeit=self.forfeit)
 
 
 class Referee:
-    """Runs one game in this process; a faulty seat gets the safe action, never a traceback."""
+    """Runs one game; a faulty seat gets the policy's action, never a traceback."""
 
-    def __init__(self, variant: type[Game], seats: Sequence[BotSpec], *, seed: int,
-                 options: Mapping[str, Any] | None = None, clock: Clock | None = None,
+    def __init__(self, variant: type[Game], seats: Sequence[Seat], names: Sequence[str], *,
+                 seed: int, options: Mapping[str, Any] | None = None,
+                 clock: Clock | None = None, faults: FaultPolicy | None = None,
                  game_id: str = "game") -> None:
         self.game = variant(seed=seed, options=options)
         if len(seats) != self.game.players:
             raise ArenaError(f"{variant.name} with {self.game.players} players needs "
                              f"{self.game.players} bots, got {len(seats)}")
+        self.seats = list(seats)
         self.clock = clock or Clock()
+        self.policy = faults or FaultPolicy()
         self.game_id = game_id
-        self.seats = [_Seat(spec, self._make(spec)) for spec in seats]
-
-    def _make(self, spec: BotSpec) -> Bot | None:
-        try:
-            return spec.make()
-        except Exception:  # a bot that cannot start plays safe actions all game
-            log.exception("bot %s failed to start", spec.name)
-            return None
+        self.tally = [_Tally(n) for n in names]
+        self.rng = random.Random(bot_seed(seed, -1))  # for random_legal; not the game RNG
 
     def play(self) -> GameRecord:
         """Play to the end and return the record."""
         game = self.game
+        for s in self.seats:
+            launch = getattr(s, "launch", None)
+            if launch is not None:
+                launch()
         for seat in range(game.players):
             info = GameInfo(seat, game.players, game.version, dict(game.options),
                             bot_seed(game.seed, seat))
-            self._hook(seat, "start_game", info)
+            fault = self.seats[seat].start(info)
+            if fault:
+                self._fault(seat, fault, "bot did not start")
         rounds_seen = 0
         while not game.finished:
             self._turn_step(game.to_act)
             if len(game.results) > rounds_seen:
                 rounds_seen = len(game.results)
-                for seat in range(game.players):
-                    self._hook(seat, "end_round", game.last_summary)
-        for seat in range(game.players):
-            self._hook(seat, "end_game", tuple(game.totals))
+                self._notify_all("end_round", game.last_summary)
+        self._notify_all("end_game", tuple(game.totals))
         return self.record()
 
-    def _hook(self, seat: int, hook: str, arg: Any) -> None:
-        bot = self.seats[seat].bot
-        if bot is None:
-            return
-        try:
-            call_hook(bot, hook, arg)
-        except Exception:
-            self._fault(seat, "crash", f"{hook} raised")
+    def _notify_all(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> None:
+        for seat, s in enumerate(self.seats):
+            if not self.tally[seat].forfeit and s.notify(hook, arg):
+                self._fault(seat, "crash", f"{hook} failed")
 
     def _turn_step(self, seat: int) -> None:
-        """Ask ``seat`` for its current decision and apply the answer or the safe action."""
+        """Ask ``seat`` for its current decision and apply the answer or the fault action."""
         game = self.game
-        decision = game.decision
-        action = self._ask(seat, decision)
-        if action is not None:
-            try:
-                game.apply(action)
-                return
-            except IllegalAction as exc:
-                self._fault(seat, "illegal", str(exc))
-        safe = game.safe_action()
-        game.apply(safe)
-        if isinstance(safe, Draw) and not game.finished and game.to_act == seat \
+        if not self.tally[seat].forfeit:
+            action = self._ask(seat)
+            if action is not None:
+                try:
+                    game.apply(action)
+                    return
+                except IllegalAction as exc:
+                    self._fault(seat, "illegal", str(exc))
+        self._fault_action(seat)
+
+    def _fault_action(self, seat: int) -> None:
+        """COM-6: the safe action (COM-10), or a random legal one if the policy says so."""
+        game = self.game
+        random_ok = self.policy.policy == "random_legal" and not self.tally[seat].forfeit
+        action = self._random_action() if random_ok else game.safe_action()
+        try:
+            game.apply(action)
+        except IllegalAction:
+            action = game.safe_action()
+            game.apply(action)
+        if isinstance(action, Draw) and not game.finished and game.to_act == seat \
                 and game.decision == "play" and game.turn.drawn is not None:
             game.apply(Play(discard=game.turn.drawn))  # COM-10: discard the card just drawn
 
-    def _ask(self, seat: int, decision: str) -> Action | None:
-        """The bot's answer, or None after counting a fault (crash, unreadable, timeout)."""
-        s = self.seats[seat]
-        if s.bot is None:
-            self._fault(seat, "crash", "bot did not start")
-            return None
+    def _random_action(self) -> Action:
+        view = self.game.view(self.game.to_act)
+        if view.decision == "draw":
+            return Draw(self.rng.choice(view.legal_draws))
+        return Play(discard=self.rng.choice(view.discardable or view.hand))
+
+    def _ask(self, seat: int) -> Action | None:
+        """The seat's answer as an action, or None after counting a fault."""
         view = self.game.view(seat)
-        limit = self.clock.draw_ms if decision == "draw" else self.clock.play_ms
-        start = time.perf_counter()
-        try:
-            answer = s.bot.draw(view) if decision == "draw" else s.bot.play(view)
-        except Exception as exc:
-            s.times.append((time.perf_counter() - start) * 1000)
-            self._fault(seat, "crash", f"{decision} raised {type(exc).__name__}: {exc}")
-            return None
-        elapsed = (time.perf_counter() - start) * 1000
-        s.times.append(elapsed)
-        if elapsed > limit:
-            self._fault(seat, "timeout", f"{decision} took {elapsed:.0f} ms > {limit} ms")
+        limit = self.clock.draw_ms if view.decision == "draw" else self.clock.play_ms
+        answer, fault, elapsed = self.seats[seat].ask(view, limit)
+        self.tally[seat].times.append(elapsed)
+        if fault is not None:
+            self._fault(seat, fault, f"{view.decision} decision ({elapsed:.0f} ms)")
             return None
         try:
-            return parse_action(answer) if isinstance(answer, str) else _checked(answer)
+            if isinstance(answer, str):
+                return parse_action(answer)
+            if isinstance(answer, Draw | Play):
+                return answer
+            raise TypeError(f"expected a Draw, a Play or their text, got "
+                            f"{type(answer).__name__}")
         except (ArenaError, ValueError, TypeError) as exc:
             self._fault(seat, "unreadable", str(exc))
             return None
 
     def _fault(self, seat: int, kind: str, detail: str) -> None:
-        self.seats[seat].faults[kind] += 1
-        log.info("%s seat %d (%s) %s: %s", self.game_id, seat, self.seats[seat].spec.name,
-                 kind, detail)
+        tally = self.tally[seat]
+        tally.faults[kind] += 1
+        log.info("%s seat %d (%s) %s: %s", self.game_id, seat, tally.name, kind, detail)
+        limit = self.policy.forfeit_after
+        if limit is not None and not tally.forfeit and sum(tally.faults.values()) >= limit:
+            tally.forfeit = True
+            log.info("%s seat %d (%s) forfeits after %d faults", self.game_id, seat,
+                     tally.name, limit)
+
+    def ranks(self) -> tuple[int, ...]:
+        """Ranks by total, with forfeited seats after all others (tied among themselves)."""
+        keys = [(t.forfeit, total) for t, total in zip(self.tally, self.game.totals,
+                                                       strict=True)]
+        return tuple(1 + sum(k < mine for k in keys) for mine in keys)
 
     def record(self) -> GameRecord:
         """The finished game as a record (its actions replay to the same totals)."""
@@ -152,23 +209,25 @@ class Referee:
         rounds = tuple(RoundRecord(round=r.round, dealer=r.dealer, reason=r.reason,
                                    penalties=r.penalties) for r in game.results)
         last = rounds[-1].reason if rounds else "normal"
+        forfeit = any(t.forfeit for t in self.tally)
         return GameRecord(
             schema=1, id=self.game_id, variant=game.version, options=dict(game.options),
-            seed=game.seed, seats=tuple(s.record() for s in self.seats),
+            seed=game.seed, seats=tuple(t.record() for t in self.tally),
             actions=tuple(action_text(seat, a) for seat, a in game.log), rounds=rounds,
-            totals=tuple(game.totals), ranks=game.ranks(),
-            termination="normal" if last in NORMAL_ENDS else "draw_cap")
+            totals=tuple(game.totals), ranks=self.ranks(),
+            termination="forfeit" if forfeit else "normal" if last in NORMAL_ENDS
+            else "draw_cap")
 
 
-def _checked(answer: object) -> Action:
-    if isinstance(answer, Draw | Play):
-        return answer
-    raise TypeError(f"expected a Draw, a Play or their text, got {type(answer).__name__}")
-
-
-def play_game(variant: type[Game], seats: Sequence[BotSpec], *, seed: int,
+def play_game(variant: type[Game], specs: Sequence[BotSpec], *, seed: int,
               options: Mapping[str, Any] | None = None, clock: Clock | None = None,
-              game_id: str = "game") -> GameRecord:
-    """Play one game in this process and return its record."""
-    return Referee(variant, seats, seed=seed, options=options, clock=clock,
-                   game_id=game_id).play()
+              faults: FaultPolicy | None = None, isolation: Isolation = "inprocess",
+              limits: Limits | None = None, game_id: str = "game") -> GameRecord:
+    """Play one game with fresh seats and return its record."""
+    seats = [make_seat(s, isolation=isolation, limits=limits) for s in specs]
+    try:
+        return Referee(variant, seats, [s.name for s in specs], seed=seed, options=options,
+                       clock=clock, faults=faults, game_id=game_id).play()
+    finally:
+        for seat in seats:
+            seat.close()

@@ -14,6 +14,7 @@ import shutil
 import signal
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,10 @@ from arena.bot import BotSpec
 from arena.config import Config
 from arena.errors import BadInput
 from arena.records import drop_torn_tail, read_games
-from arena.referee import Clock, play_game
+from arena.referee import Clock, FaultPolicy, Isolation, Referee, Seat, make_seat
+from arena.sandbox import harden_self
 from arena.schedule import Pairing, Schedule, make_schedule
+from arena.seat import Limits
 from arena.variants import find_variant
 
 log = logging.getLogger("arena.tournament")
@@ -57,24 +60,47 @@ class _Job:
     options: dict[str, Any]
     bots: dict[str, BotSpec]
     clock: Clock
+    faults: FaultPolicy
+    isolation: Isolation
+    limits: Limits
+    logs: Path
 
 
 _job: _Job | None = None
+_seats: dict[tuple[str, int], Seat] = {}  # this worker's bot processes, kept across games
 
 
 def _init_worker(job: _Job) -> None:
     global _job
     _job = job
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides how to stop
+    harden_self()
+    Finalize(None, close_seats, exitpriority=10)
+
+
+def close_seats() -> None:
+    """Stop this worker's bot processes."""
+    for seat in _seats.values():
+        seat.close()
+    _seats.clear()
+
+
+def _seat(job: _Job, name: str, copy: int) -> Seat:
+    key = (name, copy)
+    if key not in _seats:
+        _seats[key] = make_seat(job.bots[name], isolation=job.isolation, limits=job.limits,
+                                stderr_dir=job.logs)
+    return _seats[key]
 
 
 def play_pairing(pairing: Pairing, job: _Job | None = None) -> str:
-    """Play one pairing and return its record as a JSON line."""
+    """Play one pairing on this worker's seats and return its record as a JSON line."""
     job = job or _job
     assert job is not None
-    record = play_game(find_variant(job.variant), [job.bots[n] for n in pairing.seats],
-                       seed=pairing.seed, options=job.options, clock=job.clock,
-                       game_id=pairing.id)
+    seats = [_seat(job, n, pairing.seats[:i].count(n)) for i, n in enumerate(pairing.seats)]
+    record = Referee(find_variant(job.variant), seats, pairing.seats, seed=pairing.seed,
+                     options=job.options, clock=job.clock, faults=job.faults,
+                     game_id=pairing.id).play()
     return replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 
 
@@ -121,7 +147,8 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
     pending = [p for p in schedule if p.id not in done]
     handler = _setup_logging(config.results_dir)
     job = _Job(config.game.name, dict(config.options), {b.name: b for b in config.bots},
-               config.clock)
+               config.clock, config.faults, config.isolation, config.limits,
+               config.results_dir / "logs")
     log.info("tournament %s: %d games, %d done, %d to play on %d workers", config.name,
              len(schedule), len(done), len(pending), config.workers)
     played = 0
@@ -146,8 +173,11 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
 def _results(job: _Job, pending: list[Pairing], workers: int) -> Iterator[str]:
     """Record lines as games finish: in this process for one worker, else on a pool."""
     if workers == 1 or len(pending) <= 1:
-        for p in pending:
-            yield play_pairing(p, job)
+        try:
+            for p in pending:
+                yield play_pairing(p, job)
+        finally:
+            close_seats()
         return
     chunk = max(1, min(16, len(pending) // (workers * 8)))
     ctx = multiprocessing.get_context("fork")

@@ -1,0 +1,117 @@
+"""The JSON-lines wire format between the referee and a bot in its own process.
+
+One JSON object per line, both ways (``docs/protocol.md`` has the full description and a
+transcript). Views travel as deltas: each request carries only the public events that are new
+since the seat's previous request, and :class:`ViewDecoder` rebuilds the whole view.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from arena.bot import GameInfo
+from arena.cards import Card
+from arena.melds import WildSpec
+from arena.view import EventKind, PublicEvent, RoundSummary, TableMeld, View
+
+PROTOCOL = 1
+MAX_LINE = 1 << 20  # bytes a reply line may take before it counts as unreadable
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _card(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
+
+
+def _text(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def encode_line(message: Mapping[str, Any]) -> bytes:
+    """One message as one line of bytes."""
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def hello(info: GameInfo) -> dict[str, Any]:
+    """The start-of-game message; the bot answers ``{"type": "ready"}``."""
+    return {"type": "start_game", "protocol": PROTOCOL, "seat": info.seat,
+            "players": info.players, "variant": info.variant, "options": dict(info.options),
+            "seed": info.seed}
+
+
+def info_of(message: Mapping[str, Any]) -> GameInfo:
+    """The :class:`GameInfo` of a start-of-game message."""
+    return GameInfo(message["seat"], message["players"], message["variant"],
+                    message["options"], message["seed"])
+
+
+def encode_view(view: View, since: int) -> dict[str, Any]:
+    """A view with only the history from event ``since`` on."""
+    return {
+        "variant": view.variant, "seat": view.seat, "players": view.players,
+        "decision": view.decision, "round": view.round, "dealer": view.dealer,
+        "hand": _cards(view.hand), "drawn": _text(view.drawn), "drawn_from": view.drawn_from,
+        "kept": _text(view.kept), "discard_top": _text(view.discard_top),
+        "history_start": since,
+        "history": [[e.seat, e.kind, _cards(e.cards)] for e in view.history[since:]],
+        "table": [{"owner": m.owner, "cards": _cards(m.cards),
+                   "stands_for": [_text(c) for c in m.stands_for]} for m in view.table],
+        "hand_sizes": list(view.hand_sizes), "stock_size": view.stock_size,
+        "scores": list(view.scores), "active": list(view.active),
+        "wild": sorted(str(Card(c)) for c in view.wilds.wild),
+        "self_standing": view.wilds.self_standing, "indicator": _text(view.indicator),
+        "wild_rank": view.wild_rank, "legal_draws": list(view.legal_draws),
+        "draws": view.draws, "draw_cap": view.draw_cap, "opened": list(view.opened),
+        "threshold": view.threshold,
+    }
+
+
+class ViewDecoder:
+    """Rebuilds full views from delta messages; one per game."""
+
+    def __init__(self) -> None:
+        self.history: list[PublicEvent] = []
+
+    def decode(self, data: Mapping[str, Any]) -> View:
+        """The view a delta message stands for."""
+        start = int(data["history_start"])
+        if start > len(self.history):
+            raise ValueError(f"history gap: have {len(self.history)} events, delta from {start}")
+        del self.history[start:]
+        self.history += [PublicEvent(int(s), cast(EventKind, k), tuple(map(Card.parse, cs)))
+                         for s, k, cs in data["history"]]
+        wild = frozenset(Card.parse(c).code for c in data["wild"])
+        return View(
+            variant=data["variant"], seat=data["seat"], players=data["players"],
+            decision=data["decision"], round=data["round"], dealer=data["dealer"],
+            hand=tuple(map(Card.parse, data["hand"])), drawn=_card(data["drawn"]),
+            drawn_from=data["drawn_from"], kept=_card(data["kept"]),
+            discard_top=_card(data["discard_top"]), history=tuple(self.history),
+            table=tuple(TableMeld(m["owner"], tuple(map(Card.parse, m["cards"])),
+                                  tuple(_card(c) for c in m["stands_for"]))
+                        for m in data["table"]),
+            hand_sizes=tuple(data["hand_sizes"]), stock_size=data["stock_size"],
+            scores=tuple(data["scores"]), active=tuple(data["active"]),
+            wilds=WildSpec(wild, data["self_standing"]), indicator=_card(data["indicator"]),
+            wild_rank=data["wild_rank"], legal_draws=tuple(data["legal_draws"]),
+            draws=data["draws"], draw_cap=data["draw_cap"], opened=tuple(data["opened"]),
+            threshold=data["threshold"])
+
+
+def encode_summary(summary: RoundSummary) -> dict[str, Any]:
+    """The end-of-round message: every final hand and penalty (COM-5)."""
+    return {"type": "end_round", "round": summary.round, "reason": summary.reason,
+            "hands": [_cards(h) for h in summary.hands], "penalties": list(summary.penalties),
+            "totals": list(summary.totals)}
+
+
+def decode_summary(data: Mapping[str, Any]) -> RoundSummary:
+    """Back from :func:`encode_summary`."""
+    return RoundSummary(data["round"], data["reason"],
+                        tuple(tuple(map(Card.parse, h)) for h in data["hands"]),
+                        tuple(data["penalties"]), tuple(data["totals"]))

@@ -1,0 +1,310 @@
+"""Seats: how the referee reaches a bot, in this process (trusted) or in its own (isolated).
+
+Both kinds answer :meth:`ask` with the bot's answer text or a fault kind, and time the
+decision themselves; the bot never reports its own clock. An isolated seat enforces the
+deadline at the process boundary, ignores late replies by request id, and restarts a bot
+that crashed, exited or stayed silent past a grace period.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from arena.actions import Draw, Play
+from arena.bot import Bot, BotSpec, GameInfo, call_hook
+from arena.protocol import encode_line, encode_summary, encode_view, hello
+from arena.sandbox import kill_cgroup, new_pids_cgroup
+from arena.view import RoundSummary, View
+
+Answer = tuple[str | Draw | Play | None, str | None, float]  # (answer, fault kind, ms)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Resource limits of an isolated seat (documented in docs/protocol.md)."""
+
+    memory_mb: int = 1024
+    cpu_s_per_game: float = 300.0
+    processes: int = 64
+    line_bytes: int = 1 << 20
+    startup_ms: int = 10_000
+    grace_ms: int = 1_000
+    stderr_bytes: int = 1 << 20
+
+
+class InProcessSeat:
+    """A trusted bot called directly: fast, but it shares this process."""
+
+    def __init__(self, spec: BotSpec) -> None:
+        self.spec = spec
+        self.bot: Bot | None = None
+
+    def start(self, info: GameInfo) -> str | None:
+        """Make the game's bot instance; a fault kind if it cannot start."""
+        try:
+            self.bot = self.spec.make()
+            call_hook(self.bot, "start_game", info)
+        except Exception:
+            self.bot = None
+            return "crash"
+        return None
+
+    def ask(self, view: View, limit_ms: int) -> Answer:
+        """The bot's answer (object or text), or a fault kind."""
+        if self.bot is None:
+            return None, "crash", 0.0
+        start = time.perf_counter()
+        try:
+            answer = self.bot.draw(view) if view.decision == "draw" else self.bot.play(view)
+        except Exception:
+            return None, "crash", (time.perf_counter() - start) * 1000
+        elapsed = (time.perf_counter() - start) * 1000
+        return (None, "timeout", elapsed) if elapsed > limit_ms else (answer, None, elapsed)
+
+    def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
+        """An end-of-round or end-of-game hook; a fault kind if it raised."""
+        try:
+            call_hook(self.bot, hook, arg)
+        except Exception:
+            return "crash"
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+        self.bot = None
+
+
+class ProcessSeat:
+    """A bot in its own OS process, spoken to in JSON lines, under resource limits."""
+
+    def __init__(self, command: Sequence[str], *, limits: Limits, stderr: Path | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.command = list(command)
+        self.limits = limits
+        self.stderr_path = stderr
+        self.env = dict(env or {})
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.workdir: str | None = None
+        self.cgroup: Path | None = None
+        self.buffer = b""
+        self.next_id = 0
+        self.stale: float | None = None  # when an unanswered request passed its grace
+        self.info: GameInfo | None = None
+        self.sent_history = 0
+        self.sent_round = 0
+        self.cpu_start = 0.0
+
+    # ---------------------------------------------------------------- process life
+
+    def _spawn(self) -> None:
+        self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
+        self.cgroup = new_pids_cgroup(self.limits.processes)
+        wrapper = [sys.executable, "-m", "arena.sandbox",
+                   "--memory", str(self.limits.memory_mb << 20),
+                   "--files", str(self.limits.stderr_bytes)]
+        if self.cgroup is not None:
+            wrapper += ["--pids-cgroup", str(self.cgroup)]
+        err: IO[bytes] | int = subprocess.DEVNULL
+        if self.stderr_path is not None:
+            self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
+            err = self.stderr_path.open("ab")
+        env = {**os.environ, **self.env}
+        self.proc = subprocess.Popen([*wrapper, "--", *self.command], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=err, cwd=self.workdir,
+                                     env=env, start_new_session=True)
+        if not isinstance(err, int):
+            err.close()
+        os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
+        self.buffer = b""
+        self.stale = None
+
+    def _kill(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+            kill_cgroup(self.cgroup)
+            for pipe in (self.proc.stdin, self.proc.stdout):
+                if pipe is not None:
+                    pipe.close()
+        self.proc = None
+        self.cgroup = None
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+    def _restart(self) -> str | None:
+        """Kill and start again with this game's start message (the bot's memory is lost)."""
+        self._kill()
+        return self.start(self.info) if self.info is not None else None
+
+    def close(self) -> None:
+        """Ask the bot to quit, then make sure it and its children are gone."""
+        if self.proc is not None and self.proc.poll() is None:
+            self._send({"type": "quit"})
+        self._kill()
+
+    # ---------------------------------------------------------------- messages
+
+    def _send(self, message: Mapping[str, Any]) -> bool:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(encode_line(message))
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError):
+            return False
+
+    def _read_line(self, deadline: float) -> bytes | str:
+        """The next reply line, or a fault kind: timeout, crash (EOF) or unreadable."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                if len(self.buffer) > self.limits.line_bytes:
+                    return "unreadable"
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    return "timeout"
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    return "crash"
+                self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return "unreadable" if len(line) > self.limits.line_bytes else line
+
+    def _reply(self, request_id: int | None, deadline: float) -> dict[str, Any] | str:
+        """The reply to ``request_id`` (None: the ready message); late replies are dropped."""
+        while True:
+            line = self._read_line(deadline)
+            if isinstance(line, str):
+                return line
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                return "unreadable"
+            if not isinstance(msg, dict):
+                return "unreadable"
+            if request_id is None or msg.get("id") == request_id:
+                return msg
+            if not isinstance(msg.get("id"), int) or msg["id"] > request_id:
+                return "unreadable"
+
+    # ---------------------------------------------------------------- the seat interface
+
+    def launch(self) -> None:
+        """Start the process if it is not running, without waiting for it (seats start in
+        parallel)."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._kill()
+            self._spawn()
+
+    def start(self, info: GameInfo | None) -> str | None:
+        """Start (or reuse) the process for a new game; a fault kind if it does not answer."""
+        self.info = info
+        self.sent_history = 0
+        self.launch()
+        assert info is not None and self.proc is not None
+        self.cpu_start = _cpu_seconds(self.proc.pid)
+        deadline = time.monotonic() + self.limits.startup_ms / 1000
+        if not self._send(hello(info)):
+            self._kill()
+            return "crash"
+        reply = self._reply(None, deadline)
+        if isinstance(reply, str) or reply.get("type") != "ready":
+            self._kill()
+            return "crash" if reply in ("crash", "timeout") else "unreadable"
+        return None
+
+    def ask(self, view: View, limit_ms: int) -> Answer:
+        """Send the decision request and wait for its reply, at most ``limit_ms``."""
+        if self.proc is None or self.proc.poll() is not None or self._overdue():
+            fault = self._restart()
+            if fault is not None or self.proc is None:
+                return None, fault or "crash", 0.0
+        self.next_id += 1
+        rid = self.next_id
+        since = self.sent_history if view.round == self.sent_round else 0
+        message = {"id": rid, "type": view.decision, "view": encode_view(view, since)}
+        self.sent_round = view.round
+        start = time.monotonic()
+        if not self._send(message):
+            self._kill()
+            return None, "crash", 0.0
+        self.sent_history = len(view.history)
+        reply = self._reply(rid, start + limit_ms / 1000)
+        elapsed = (time.monotonic() - start) * 1000
+        if isinstance(reply, str):
+            if reply == "timeout":
+                self.stale = time.monotonic() + self.limits.grace_ms / 1000
+            elif reply == "crash":
+                self._kill()
+            return None, reply, elapsed
+        self.stale = None
+        if "error" in reply:
+            return None, "crash", elapsed
+        action = reply.get("action")
+        if not isinstance(action, str):
+            return None, "unreadable", elapsed
+        return action, None, elapsed
+
+    def _overdue(self) -> bool:
+        """A request still unanswered past its grace period, or the game's CPU spent."""
+        assert self.proc is not None
+        if self.stale is not None and time.monotonic() > self.stale:
+            if self._drain():
+                self.stale = None
+            else:
+                return True
+        return _cpu_seconds(self.proc.pid) - self.cpu_start > self.limits.cpu_s_per_game
+
+    def _drain(self) -> bool:
+        """Drop late replies already waiting; True if the bot has answered since."""
+        answered = False
+        while True:
+            line = self._read_line(time.monotonic())
+            if isinstance(line, str):
+                return answered and line == "timeout"
+            answered = True
+
+    def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
+        """End of round or game: sent without waiting for an answer."""
+        if self.proc is None or self.proc.poll() is not None:
+            return None
+        msg = encode_summary(arg) if isinstance(arg, RoundSummary) else \
+            {"type": "end_game", "totals": list(arg)}
+        return None if self._send(msg) else "crash"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process, from /proc (0 where unavailable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def host_command(spec: BotSpec) -> list[str]:
+    """The command that runs a Python bot under :mod:`arena.host`."""
+    cmd = [sys.executable, "-m", "arena.host", spec.target]
+    if spec.params:
+        cmd.append(json.dumps(dict(spec.params)))
+    return cmd
