@@ -92,8 +92,9 @@ def load_class(target: str) -> Callable[..., Bot]:
         raise BadInput(f"bad bot {target!r}: expected 'package.module:Class' or 'file.py:Class'")
     try:
         module = _import_file(where) if where.endswith(".py") else importlib.import_module(where)
-    except ImportError as exc:
-        raise BadInput(f"bad bot {target!r}: cannot import {where!r} ({exc})") from exc
+    except Exception as exc:  # a bot's import may raise anything: report it in one line
+        raise BadInput(f"bad bot {target!r}: cannot import {where!r} "
+                       f"({type(exc).__name__}: {exc})") from exc
     cls = getattr(module, attr, None)
     if cls is None or not callable(cls):
         raise BadInput(f"bad bot {target!r}: {where!r} has no class {attr!r}")

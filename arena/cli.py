@@ -9,8 +9,10 @@ from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
+import click
 import typer
 from tabulate import tabulate
+from typer.core import TyperGroup
 
 from arena.bot import BotSpec
 from arena.cards import Card, format_cards, parse_cards
@@ -24,7 +26,33 @@ from arena.referee import play_game
 from arena.tournament import run_tournament, schedule_for
 from arena.variants import VARIANTS, find_variant
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+_USAGE_ERRORS: tuple[type[Exception], ...] = (click.ClickException,
+                                              typer.exceptions.TyperException)
+
+
+class _OneLineErrors(TyperGroup):
+    """Usage errors in one line (``arena: error: ...``) with exit code 2, like every other
+    bad input."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except _USAGE_ERRORS as exc:  # typer vendors click in newer releases
+            message = str(getattr(exc, "format_message", exc.__str__)())
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                typer.echo(message)  # plain `arena`: the help text
+                sys.exit(0)
+            typer.echo(f"arena: error: {message}", err=True)
+            sys.exit(getattr(exc, "exit_code", 2))
+        except (click.exceptions.Abort, typer.Abort):
+            typer.echo("arena: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True,
+                  rich_markup_mode=None, pretty_exceptions_enable=False,
                   help="Rummy Arena: play rummy bots against each other and rate them.")
 
 BUILTIN_BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot"}
@@ -74,6 +102,9 @@ def bot_spec(text: str, seat: int) -> BotSpec:
         spec.make()  # fail now, naming the seat, rather than as faults mid-game
     except BadInput as exc:
         raise BadInput(f"bot {seat}: {exc}") from exc
+    except Exception as exc:
+        raise BadInput(f"bot {seat}: {text!r} failed to start: "
+                       f"{type(exc).__name__}: {exc}") from exc
     return spec
 
 

@@ -174,8 +174,8 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
         if key not in raw:
             raise where.error((key,), "missing; this key is required")
     name = _typed(raw, "name", str, None, (), where, "a name (letters, digits, - or _)")
-    if not name or not all(ch.isalnum() or ch in "-_." for ch in name):
-        raise where.error(("name",), "expected letters, digits, '-', '_' or '.' only")
+    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or set(name) == {"."}:
+        raise where.error(("name",), "expected letters, digits, '-', '_' or '.' (not only dots)")
     try:
         game = find_variant(str(raw["variant"]))
     except BadInput as exc:

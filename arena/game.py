@@ -202,10 +202,10 @@ class Game:
         if source not in self.legal_draws():
             raise IllegalAction(f"cannot draw from the {source} now "
                                 f"(legal: {', '.join(self.legal_draws())})", rule=self.draw_rule)
-        if source == "stock" and not self.stock and not self._reshuffle():
-            self.forced_end("dead_stock")  # COM-12
-            return
         self.log.append((seat, Draw(source)))
+        if source == "stock" and not self.stock and not self._reshuffle():
+            self.forced_end("dead_stock")  # COM-12: the draw that finds no stock ends the round
+            return
         card = self.stock.pop() if source == "stock" else self.pile.pop()
         if source != "stock":
             self.history.append(PublicEvent(seat, "take", (card,)))

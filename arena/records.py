@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.actions import Action, parse_action
+from arena.errors import BadInput
 from arena.game import Game
 
 SCHEMA = 1
@@ -107,10 +108,14 @@ def read_games(path: Path) -> list[GameRecord]:
         return []
     records = []
     with path.open(encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             if not line.endswith("\n"):
                 break  # torn write: the game is played again on resume
-            records.append(GameRecord.from_json(line))
+            try:
+                records.append(GameRecord.from_json(line))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise BadInput(f"{path}:{number}: not a game record of schema {SCHEMA} "
+                               f"({type(exc).__name__}: {exc})") from exc
     return records
 
 

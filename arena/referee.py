@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 
 from arena.actions import Action, Draw, Play, parse_action
 from arena.bot import BotSpec, GameInfo
-from arena.errors import ArenaError, IllegalAction
+from arena.errors import ArenaError, BadInput, IllegalAction
 from arena.game import Game
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, action_text
 from arena.seat import Answer, InProcessSeat, Limits, ProcessSeat, host_command
@@ -98,7 +98,7 @@ class Referee:
                  game_id: str = "game") -> None:
         self.game = variant(seed=seed, options=options)
         if len(seats) != self.game.players:
-            raise ArenaError(f"{variant.name} with {self.game.players} players needs "
+            raise BadInput(f"{variant.name} with {self.game.players} players needs "
                              f"{self.game.players} bots, got {len(seats)}")
         self.seats = list(seats)
         self.clock = clock or Clock()

@@ -36,13 +36,13 @@ def _as_cards(value: str | Iterable[Card]) -> list[Card]:
 
 def stacked_deck(hands: Sequence[str | Sequence[Card]], *, extras: Sequence[str | Card] = (),
                  stock: str | Sequence[Card] = (), dealer: int = 0,
-                 full: Counter[Card] | None = IND_DECK) -> list[Card]:
+                 deck_cards: Counter[Card] = IND_DECK, fill: bool = True) -> list[Card]:
     """The deck, first card first, that deals ``hands[s]`` to seat ``s``.
 
     ``extras`` are the cards the variant turns up after the deal (IND: the indicator, then
-    the first discard); ``stock`` is the stock from its top down. With ``full`` (the IND
-    deck by default) the rest of that deck goes under ``stock``, so cards are conserved;
-    the order of that rest is fixed (sorted), and a test that reaches it should say so.
+    the first discard); ``stock`` is the stock from its top down. No card may be used more
+    often than ``deck_cards`` (the IND deck by default) holds it. With ``fill``, the rest of
+    that deck goes under ``stock`` in a fixed (sorted) order, so every card is in play.
     """
     per_seat = [_as_cards(h) for h in hands]
     n = len(per_seat)
@@ -52,25 +52,26 @@ def stacked_deck(hands: Sequence[str | Sequence[Card]], *, extras: Sequence[str 
     order = [per_seat[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
     order += [Card.parse(c) if isinstance(c, str) else c for c in extras]
     order += _as_cards(stock)
-    if full is not None:
-        rest = full - Counter(order)
-        if Counter(order) - full:
-            raise ValueError(f"more copies than the deck holds: {Counter(order) - full}")
-        order += sorted(rest.elements())
+    if Counter(order) - deck_cards:
+        raise ValueError(f"more copies than the deck holds: {Counter(order) - deck_cards}")
+    if fill:
+        order += sorted((deck_cards - Counter(order)).elements())
     return order
 
 
 def ind_game(hands: Sequence[str | Sequence[Card]], *, indicator: str, discard: str,
              stock: str | Sequence[Card] = (), dealer: int = 0, seed: int = 0,
-             full: bool = True, more: Sequence[list[Card]] = (), **options: Any) -> Indian13:
-    """An Indian Rummy game whose first deal is stacked (``more``: decks for later deals).
+             full: bool = True, **options: Any) -> Indian13:
+    """An Indian Rummy game whose first deal is stacked; later deals are shuffled.
 
-    ``players`` defaults to ``len(hands)``; other options are passed by keyword.
+    ``full``: the rest of the 106 cards lies under ``stock``; without it the stock is
+    ``stock`` and the indicator only. ``players`` defaults to ``len(hands)``; other options
+    are passed by keyword.
     """
     options.setdefault("players", len(hands))
     first = stacked_deck(hands, extras=[indicator, discard], stock=stock, dealer=dealer,
-                         full=IND_DECK if full else None)
-    return Indian13(seed=seed, options=options, decks=[first, *more], dealer=dealer)
+                         fill=full)
+    return Indian13(seed=seed, options=options, decks=[first], dealer=dealer)
 
 
 def all_cards(game: Game) -> Counter[Card]:
@@ -101,7 +102,3 @@ def bot_target(cls: str, module: str = "faulty_bots.py") -> str:
 def points_after(game: Game) -> list[int]:
     """The penalties of the last round played."""
     return list(game.results[-1].penalties)
-
-
-def as_texts(items: Iterable[Card]) -> list[str]:
-    return [str(c) for c in items]

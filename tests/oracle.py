@@ -8,6 +8,7 @@ simple filters over the set of profiles. Only meant for hands of up to about 10 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import NamedTuple
@@ -96,3 +97,42 @@ def _groups_with(first: Card, rest: Hand) -> Iterator[tuple[Hand, Hand]]:
                 continue
             seen.add(group)
             yield group, tuple(c for i, c in enumerate(rest) if i not in picked)
+
+
+def target_kinds(cards: Sequence[Card], rules: MeldRules, wilds: WildSpec) -> set[Kind]:
+    """Kinds of one group, found another way than ``meld_kinds``: by trying every full run
+    and every set the group could spell, and matching its natural cards into it.
+
+    Each wild that may stand for itself (IND-9, TT-8) is tried both ways.
+    """
+    kinds: set[Kind] = set()
+    size = len(cards)
+    duals = [c for c in cards if wilds.is_dual(c)]
+    fixed = [c for c in cards if not wilds.is_wild(c)]
+    for k in range(len(duals) + 1):
+        for as_self in combinations(duals, k):
+            naturals = Counter(fixed) + Counter(as_self)
+            n_wild = size - sum(naturals.values())
+            if n_wild > rules.max_wilds or (rules.need_natural and not naturals):
+                continue
+            if any(naturals <= Counter(run) for run in _runs(size, rules)):
+                kinds.add("sequence" if n_wild else "pure_sequence")
+            if _spells_a_set(naturals, size, rules):
+                kinds.add("set")
+    return kinds
+
+
+def _runs(size: int, rules: MeldRules) -> Iterator[list[Card]]:
+    """Every run of ``size`` cards: each suit, each first rank; the ace high as rank 14."""
+    if not 3 <= size <= 13:
+        return
+    top = 14 if rules.ace_high else 13
+    for suit in range(4):
+        for first in range(1, top - size + 2):
+            yield [Card.of(r if r != 14 else 1, suit) for r in range(first, first + size)]
+
+
+def _spells_a_set(naturals: Counter[Card], size: int, rules: MeldRules) -> bool:
+    if not 3 <= size <= rules.max_set or len({c.rank for c in naturals}) > 1:
+        return False
+    return rules.set_duplicates or all(n == 1 for n in naturals.values())

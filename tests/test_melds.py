@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracle import Oracle, target_kinds
 
 from arena.cards import ALL_CARDS, JOKER_CODE, Card, format_cards, parse_cards
 from arena.melds import (
@@ -30,13 +31,13 @@ from arena.melds import (
     meld_kinds,
     min_deadwood,
 )
-from oracle import Oracle
 
 # --------------------------------------------------------------------------- variant data
 
 
 def cards(text: str) -> list[Card]:
-    return parse_cards(text)
+    """Cards from RULES.md text, where `` | `` separates groups."""
+    return parse_cards(text.replace("|", " "))
 
 
 def ind_wilds(indicator: str, *, all_suits: bool = False) -> WildSpec:
@@ -219,7 +220,8 @@ def test_ind_12_natural_cards_of_one_suit() -> None:
 
 def test_ind_12_needs_a_natural_card() -> None:
     check = check_meld(cards("JK JK JK"), IND_MELDS, ind_wilds("3C"))
-    assert not check.valid and check.reason == "IND-12: a combination needs at least one natural card"
+    assert not check.valid
+    assert check.reason == "IND-12: a combination needs at least one natural card"
 
 
 @pytest.mark.parametrize("text", ["8S 8H JK", "8S 8H 8D 8C"])
@@ -238,7 +240,7 @@ def test_ind_13_not_sets(text: str, reason: str) -> None:
 
 def test_ind_14_one_card_one_group() -> None:
     wilds = ind_wilds("9D")
-    hand = cards("5S 6S 7S 7S 8S")  # two runs would need 7S and 6S twice
+    hand = cards("5S 6S 7S 7S 8S")  # 5S 6S 7S and 6S 7S 8S would share 6S
     assert complete_arrangement(hand, IND_MELDS, wilds) is None
     best = min_deadwood(hand, IND_MELDS, wilds, ind_values(wilds))
     assert best is not None and best.points == 7
@@ -246,8 +248,8 @@ def test_ind_14_one_card_one_group() -> None:
 
 @pytest.mark.parametrize("text", ["8S 8H 8D 8S 8H 8D", "8S 8H 8D 8H 8D 8C",
                                   "8S 8H 8D 8S 8H 8D KC"])
-def test_ind_14_two_sets_from_the_two_decks(text: str) -> None:
-    # COM-1: the two copies of a card are separate cards; each set has distinct suits (IND-13).
+def test_com_1_ind_13_two_copies_go_in_two_sets(text: str) -> None:
+    # The two copies of a card are two cards (COM-1); each set has distinct suits (IND-13).
     wilds = ind_wilds("9D")
     hand = cards(text)
     assert complete_arrangement(hand[:6], IND_MELDS, wilds) is not None
@@ -256,8 +258,8 @@ def test_ind_14_two_sets_from_the_two_decks(text: str) -> None:
     assert best.points == sum(ind_values(wilds)[c.code] for c in hand[6:])
 
 
-IND_17_VALID = "2S 3S 4S 9H 10H JK QH 5D 5C 5H KS KD 7S"
-IND_17_INVALID = "2S 3S 4S 5D 5C 5H KS KD KH 9C 9D 9H JK"
+IND_17_VALID = "2S 3S 4S | 9H 10H JK QH | 5D 5C 5H | KS KD 7S"
+IND_17_INVALID = "2S 3S 4S | 5D 5C 5H | KS KD KH | 9C 9D 9H JK"
 
 
 def test_ind_17_valid_declaration_example() -> None:
@@ -303,7 +305,7 @@ def test_ind_18_engine_finds_the_card_to_set_aside() -> None:
                                 min_sequences=2, min_pure=1, spare=True) is None
 
 
-def test_ind_18_the_spare_may_be_a_wild_card() -> None:
+def test_ind_18_set_aside_with_a_spare_joker() -> None:
     wilds = ind_wilds("7C")
     hand = cards("2S 3S 4S 9H 10H JH QH 5D 5C 5H KS KD KH JK")
     found = complete_arrangement(hand, IND_MELDS, wilds, min_sequences=2, min_pure=1,
@@ -314,7 +316,7 @@ def test_ind_18_the_spare_may_be_a_wild_card() -> None:
 
 def test_ind_22_loser_pays_57() -> None:
     wilds = ind_wilds("7C")
-    hand = cards("3S 4S 5S 8H 8D 8C KC 2D 6C 9H QS JH 10D")
+    hand = cards("3S 4S 5S | 8H 8D 8C | KC 2D 6C 9H QS JH 10D")
     best = min_deadwood(hand, IND_MELDS, wilds, ind_values(wilds), need_pure=True)
     assert best is not None and best.points == 57
     assert_consistent(best, hand, IND_MELDS, wilds, ind_values(wilds))
@@ -324,13 +326,24 @@ def test_ind_22_loser_pays_57() -> None:
 def test_ind_22_no_pure_sequence_pays_whole_hand_capped_at_80() -> None:
     wilds = ind_wilds("7C")
     values = ind_values(wilds)
-    hand = cards("3S 4S JK 8H 8D 8C KC 2D 6C 9H QS JH 10D")
+    hand = cards("3S 4S JK | 8H 8D 8C | KC 2D 6C 9H QS JH 10D")
     assert min_deadwood(hand, IND_MELDS, wilds, values, need_pure=True) is None
     whole = sum(values[c.code] for c in hand)
     assert (whole, min(whole, 80)) == (88, 80)
     # What the caller must not charge: without a pure sequence no group counts, though
     # 3S 4S JK and 9H JK JH would otherwise be sequences.
     assert points(min_deadwood(hand, IND_MELDS, wilds, values)) == 45
+
+
+def test_oracle_agrees_with_the_ind_17_and_ind_22_examples() -> None:
+    wilds = ind_wilds("7C")
+    oracle = Oracle(IND_MELDS, wilds, ind_values(wilds))
+    assert oracle.can_complete(cards(IND_17_VALID), min_sequences=2, min_pure=1)
+    assert not oracle.can_complete(cards(IND_17_INVALID), min_sequences=2, min_pure=1)
+    hand = cards("3S 4S 5S | 8H 8D 8C | KC 2D 6C 9H QS JH 10D")
+    assert oracle.min_deadwood(hand, need_pure=True) == 57
+    hand = cards("3S 4S JK | 8H 8D 8C | KC 2D 6C 9H QS JH 10D")
+    assert oracle.min_deadwood(hand, need_pure=True) is None
 
 
 # --------------------------------------------------------------------------- TT
@@ -382,7 +395,8 @@ def test_tt_12_example_scores_20() -> None:
     assert_consistent(best, hand, TT_MELDS, wilds, values)
     assert [sorted(m.cards) for m in best.melds] == [sorted(cards("2C 3C 4C 6D"))]
     # Leaving 6D out instead would cost 35.
-    assert 15 + values[Card.parse("KS").code] + values[Card.parse("QH").code] == 35
+    without = min_deadwood(cards("2C 3C 4C KS QH"), TT_MELDS, wilds, values, wild_meld_free=True)
+    assert points(without) == 20 and values[Card.parse("6D").code] == 15
 
 
 def test_tt_12_card_values() -> None:
@@ -458,21 +472,23 @@ PROPERTY = settings(max_examples=400, derandomize=True, database=None, deadline=
 
 
 @st.composite
-def hands(draw: st.DrawFn, wild_cards: Sequence[Card], jokers: int) -> str:
-    """3 to 10 distinct cards of a two-deck pack plus jokers, often from a narrow window.
+def hands(draw: st.DrawFn, wild_cards: Sequence[Card], jokers: int, *, low: int = 3,
+          high: int = 10) -> str:
+    """3 to 10 (``low`` to ``high``) distinct cards of a two-deck pack plus jokers, often
+    from a narrow window.
 
     A narrow window (one or two suits, a few ranks) makes runs and sets common; the wild
     cards are always in the pack so that they turn up often.
     """
     if draw(st.booleans()):
         suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
-        low, span = draw(st.integers(1, 13)), draw(st.integers(3, 6))
-        ranks = {(low - 1 + i) % 13 + 1 for i in range(span)}
+        first, span = draw(st.integers(1, 13)), draw(st.integers(3, 6))
+        ranks = {(first - 1 + i) % 13 + 1 for i in range(span)}
         faces = {Card.of(r, s) for r in ranks for s in suits} | set(wild_cards)
     else:
         faces = set(ALL_CARDS)
     pack = sorted(faces) * 2 + [Card.JOKER] * jokers
-    size = draw(st.integers(3, 10))
+    size = draw(st.integers(low, high))
     picks = st.lists(st.sampled_from(range(len(pack))), min_size=size, max_size=size,
                      unique=True)
     return format_cards(pack[i] for i in draw(picks))
@@ -486,6 +502,46 @@ def ind_deals(draw: st.DrawFn) -> tuple[str, str, bool]:
     wilds = ind_wilds(indicator, all_suits=all_suits)
     wild_cards = [c for c in ALL_CARDS if wilds.is_wild(c)]
     return draw(hands(wild_cards, jokers=2)), indicator, all_suits
+
+
+@st.composite
+def groups(draw: st.DrawFn) -> tuple[str, str, str]:
+    """(group, variant, wild definition): one possible combination of 3 to 7 cards."""
+    variant = draw(st.sampled_from(["IND", "TT", "R51", "MAR"]))
+    if variant == "IND":
+        wild = str(draw(st.sampled_from([*ALL_CARDS, Card.JOKER])))
+    elif variant == "TT":
+        wild = str(draw(st.integers(3, 13)))
+    else:
+        wild = "JK"
+    wild_cards = [c for c in ALL_CARDS if _variant(variant, wild)[1].is_wild(c)]
+    return draw(hands(wild_cards, jokers=4, low=3, high=7)), variant, wild
+
+
+def _variant(name: str, wild: str) -> tuple[MeldRules, WildSpec]:
+    if name == "IND":
+        return IND_MELDS, ind_wilds(wild)
+    if name == "TT":
+        return TT_MELDS, tt_wilds(int(wild))
+    return (R51_MELDS if name == "R51" else MAR_MELDS), JOKER_ONLY
+
+
+@PROPERTY
+@given(groups())
+def test_com_2_meld_kinds_match_spelled_out_runs_and_sets(group: tuple[str, str, str]) -> None:
+    text, variant, wild = group
+    rules, wilds = _variant(variant, wild)
+    meld = cards(text)
+    kinds_found = meld_kinds(meld, rules, wilds)
+    assert kinds_found == target_kinds(meld, rules, wilds)
+    check = check_meld(meld, rules, wilds)
+    assert check.valid == bool(kinds_found)
+    if check.valid:
+        assert check.kind == next(k for k in ("pure_sequence", "sequence", "set")
+                                  if k in kinds_found)
+    else:
+        assert check.reason is not None
+        assert check.reason.split(":")[0] in {rules.rule_run, rules.rule_set, rules.rule_wild}
 
 
 @st.composite

@@ -1,0 +1,123 @@
+"""Small bots for the referee tests: one well-behaved and fast, the others faulty on purpose.
+
+Loaded by file path (``tests/bots/faulty_bots.py:Raiser``), so this folder is not a package.
+"""
+
+from __future__ import annotations
+
+import time
+
+from arena.actions import Draw, Play
+from arena.cards import ALL_CARDS
+from arena.view import RoundSummary, View
+
+
+class StockBot:
+    """Draws from the stock and discards the card it drew: instant, and never a fault."""
+
+    def draw(self, view: View) -> Draw:
+        return Draw("stock")
+
+    def play(self, view: View) -> Play:
+        assert view.drawn is not None
+        return Play(discard=view.drawn)
+
+
+class Raiser:
+    """Every decision raises (a crash, COM-6)."""
+
+    def draw(self, view: View) -> Draw:
+        raise RuntimeError("draw is broken")
+
+    def play(self, view: View) -> Play:
+        raise RuntimeError("play is broken")
+
+
+class Garbage:
+    """Answers text that no parser reads (unreadable output, COM-6)."""
+
+    def draw(self, view: View) -> str:
+        return "xyzzy plugh"
+
+    def play(self, view: View) -> str:
+        return "discard the best one"
+
+
+class NotAnAction:
+    """Answers an object that is neither an action nor text (unreadable output, COM-6)."""
+
+    def draw(self, view: View) -> object:
+        return 42
+
+    def play(self, view: View) -> object:
+        return {"discard": "KS"}
+
+
+class IllegalPlay:
+    """Draws legally, then discards a card it does not hold (an illegal answer, COM-6)."""
+
+    def draw(self, view: View) -> str:
+        return "stock"
+
+    def play(self, view: View) -> Play:
+        missing = next(c for c in ALL_CARDS if c not in view.hand)
+        return Play(discard=missing)
+
+
+class IllegalDraw:
+    """Draws from a source that is not open (an illegal answer, COM-6)."""
+
+    def draw(self, view: View) -> str:
+        return next(s for s in ("tournante", "discard", "stock") if s not in view.legal_draws)
+
+    def play(self, view: View) -> Play:
+        raise AssertionError("a faulted draw decision ends the turn with the safe action")
+
+
+class SlowDrawer:
+    """Sleeps ``delay`` seconds in the draw decision, then asks for the discard (too late)."""
+
+    def __init__(self, delay: float = 0.05) -> None:
+        self.delay = delay
+
+    def draw(self, view: View) -> str:
+        time.sleep(self.delay)
+        return "discard" if "discard" in view.legal_draws else "stock"
+
+    def play(self, view: View) -> Play:
+        raise AssertionError("a faulted draw decision ends the turn with the safe action")
+
+
+class SlowPlayer(StockBot):
+    """Draws at once, then sleeps ``delay`` seconds in the play decision and answers late
+    with a discard other than the drawn card, so an applied late answer would show."""
+
+    def __init__(self, delay: float = 0.05) -> None:
+        self.delay = delay
+
+    def play(self, view: View) -> Play:
+        time.sleep(self.delay)
+        other = next(c for c in view.hand if c != view.drawn)
+        return Play(discard=other)
+
+
+class BrokenStart(StockBot):
+    """Cannot be built: it plays safe actions all game, one crash per decision."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("no luck today")
+
+
+class BrokenHook(StockBot):
+    """Plays well, but its end-of-round hook raises (a crash, COM-6)."""
+
+    def end_round(self, summary: RoundSummary) -> None:
+        raise RuntimeError("end_round is broken")
+
+
+class InvalidDeclarer(StockBot):
+    """Declares on its first turn with a hand that is no declaration (IND-20: not a fault)."""
+
+    def play(self, view: View) -> Play:
+        assert view.drawn is not None
+        return Play(discard=view.drawn, declare=True)

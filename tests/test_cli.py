@@ -1,0 +1,298 @@
+"""The `arena` command: calculators, variants, play, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+runner = CliRunner()
+ROOT = Path(__file__).parent.parent
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+README_HAND = words("3S 4S 5S 8H 8D 8C KC 2D 6C 9H QS JH 10D")
+
+
+def ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    assert result.stderr == ""
+    return result.stdout
+
+
+def refused(*args: str) -> str:
+    """Exit 2, nothing on stdout, one `arena: error:` line on stderr; return the message."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("arena: error: "), lines[0]
+    return lines[0].removeprefix("arena: error: ")
+
+
+# ---------------------------------------------------------------- arena hand
+
+
+def test_hand_table_matches_the_readme() -> None:
+    out = ok("hand", "indian13", *README_HAND, "--wild", "7C")
+    assert out.splitlines() == [
+        "group          cards",
+        "-------------  ---------------------",
+        "pure_sequence  3S 4S 5S",
+        "set            8H 8D 8C",
+        "deadwood       QS 9H JH 2D 10D 6C KC",
+        "points: 57",
+        "valid declaration: no",
+    ]
+
+
+def test_hand_json_shape() -> None:
+    report = json.loads(ok("hand", "indian13", *README_HAND, "--wild", "7C", "--json"))
+    assert list(report) == ["variant", "cards", "wild", "melds", "deadwood", "points",
+                            "valid_declaration"]
+    assert report["variant"] == "indian13/v1"
+    assert report["cards"] == README_HAND
+    assert report["wild"] == "7C"
+    assert report["melds"] == [{"kind": "pure_sequence", "cards": ["3S", "4S", "5S"]},
+                               {"kind": "set", "cards": ["8H", "8D", "8C"]}]
+    assert sorted(report["deadwood"]) == sorted(words("QS 9H JH 2D 10D 6C KC"))
+    assert report["points"] == 57
+    assert report["valid_declaration"] is False
+
+
+def test_hand_valid_declaration_and_forgiving_card_text() -> None:
+    cards = words("as 2s 3s th j♥ qh 5d 6d 7d jk 9c 9h 9s")
+    report = json.loads(ok("hand", "ind", *cards, "--wild", "8C", "--json"))
+    assert report["cards"][:4] == ["AS", "2S", "3S", "10H"]
+    assert report["valid_declaration"] is True
+    assert report["points"] == 0
+    assert report["deadwood"] == []
+    assert sum(len(m["cards"]) for m in report["melds"]) == 13
+
+
+def test_hand_points_cap_without_pure_sequence() -> None:
+    cards = words("KS KH QD QC JS JH 10D 10C 9S 9H 8D 8C 2S")
+    report = json.loads(ok("hand", "indian13", *cards, "--wild", "5H", "--json"))
+    assert report["points"] == 80  # every card counts without a pure sequence, capped
+
+
+def test_hand_option_changes_the_wild_cards() -> None:
+    # IND-7: indicator 7C makes the black sevens wild; with wild_suits=all, 7D is wild too
+    cards = words("4S 5S 7D 9H 10H JH")
+    colour = json.loads(ok("hand", "indian13", *cards, "--wild", "7C", "--json"))
+    every = json.loads(ok("hand", "indian13", *cards, "--wild", "7C", "-o",
+                          "wild_suits=all", "--json"))
+    assert (colour["points"], sorted(colour["deadwood"])) == (16, ["4S", "5S", "7D"])
+    assert (every["points"], every["deadwood"]) == (0, [])
+    assert {"kind": "sequence", "cards": ["4S", "5S", "7D"]} in every["melds"]
+
+
+def test_hand_three_thirteen_round() -> None:
+    report = json.loads(ok("hand", "tt", "3S", "4S", "5S", "--round", "3", "--json"))
+    assert report["variant"] == "three_thirteen/v1"
+    assert report["melds"] == [{"kind": "sequence", "cards": ["3S", "4S", "5S"]}]
+    assert report["points"] == 0
+
+
+# ---------------------------------------------------------------- arena meld
+
+
+def test_meld_text_matches_the_readme() -> None:
+    assert ok("meld", "indian13", "4H", "9D", "6H", "--wild", "9D") == "valid: sequence\n"
+    out = ok("meld", "indian13", "4H", "9D", "6D", "--wild", "9D")
+    assert out == "invalid: IND-12: natural cards of different suits (a run) and ranks (a set)\n"
+
+
+def test_meld_json_shapes() -> None:
+    valid = json.loads(ok("meld", "indian13", "4H", "9D", "6H", "--wild", "9D", "--json"))
+    assert valid == {"valid": True, "kind": "sequence", "reason": None}
+    invalid = json.loads(ok("meld", "indian13", "4H", "9D", "6D", "--wild", "9D", "--json"))
+    assert invalid == {"valid": False, "kind": None, "reason": "IND-12: natural cards of "
+                       "different suits (a run) and ranks (a set)"}
+
+
+@pytest.mark.parametrize(("cards", "kind"), [("5H 6H 7H", "pure_sequence"),
+                                             ("QS QH QD", "set")])
+def test_meld_kinds(cards: str, kind: str) -> None:
+    check = json.loads(ok("meld", "indian13", *cards.split(), "--wild", "2C", "--json"))
+    assert check == {"valid": True, "kind": kind, "reason": None}
+
+
+def test_meld_invalid_reason_cites_a_rule() -> None:
+    check = json.loads(ok("meld", "indian13", "5H", "6H", "--wild", "2C", "--json"))
+    assert check["valid"] is False and check["kind"] is None
+    assert check["reason"].split(":")[0].startswith("IND-")
+
+
+# ---------------------------------------------------------------- arena variants
+
+
+def test_variants_lists_every_variant_with_options() -> None:
+    from arena.variants import VARIANTS
+
+    out = ok("variants")
+    for variant in VARIANTS:
+        assert f"{variant.name} ({variant.version}; aliases: " in out
+        for option in variant.OPTIONS:
+            assert option.name in out and option.rule in out
+    assert "indian13 (indian13/v1; aliases: ind, indian" in out
+    assert "players" in out and "an integer from 2 to 6" in out
+
+
+# ---------------------------------------------------------------- arena play
+
+
+def test_play_prints_the_result_table() -> None:
+    out = ok("play", "indian13", "greedy", "random", "--seed", "7")
+    lines = out.splitlines()
+    assert lines[0].startswith("indian13/v1 seed 7 (r1: ")
+    assert lines[1].split() == ["seat", "bot", "r1", "total", "rank", "faults"]
+    assert lines[3].split()[:2] == ["0", "greedy"]
+    assert lines[4].split()[:2] == ["1", "random"]
+    assert len(lines) == 5
+
+
+def test_play_is_reproducible_by_seed() -> None:
+    a = ok("play", "indian13", "greedy", "random", "random", "--seed", "3", "-v")
+    b = ok("play", "indian13", "greedy", "random", "random", "--seed", "3", "-v")
+    c = ok("play", "indian13", "greedy", "random", "random", "--seed", "4", "-v")
+    assert a == b != c
+
+
+def test_play_verbose_logs_every_turn() -> None:
+    quiet = ok("play", "indian13", "greedy", "random", "greedy", "random", "--seed", "7")
+    loud = ok("play", "indian13", "greedy", "random", "greedy", "random", "--seed", "7", "-v")
+    assert loud.endswith(quiet)
+    log = loud.removesuffix(quiet).splitlines()
+    assert log[0].startswith("round 1, dealer ")
+    assert "indicator" in log[0]
+    assert log[1].startswith("  hands 0: ")
+    assert any(" draws " in line and " from the stock" in line for line in log)
+    assert any(line.startswith("  seat ") and " discard " in line and "[hand was " in line
+               for line in log)
+    assert "round 1 ends (" in loud
+    assert "penalties [" in loud and "totals [" in loud
+
+
+def test_play_options_and_multiple_deals() -> None:
+    out = ok("play", "indian13", "greedy", "random", "--seed", "4", "-o", "match={deals: 2}")
+    assert out.splitlines()[1].split()[:4] == ["seat", "bot", "r1", "r2"]
+
+
+def test_play_file_bot(tmp_path: Path) -> None:
+    bot = tmp_path / "t_cli_bot.py"
+    bot.write_text("from arena.actions import Draw, Play\n\n\nclass Bot:\n"
+                   "    def draw(self, view):\n        return Draw('stock')\n\n"
+                   "    def play(self, view):\n        return Play(discard=view.drawn)\n",
+                   "utf-8")
+    out = ok("play", "indian13", f"{bot}:Bot", "greedy", "--seed", "2")
+    assert out.splitlines()[3].split()[:2] == ["0", "Bot"]
+
+
+def test_play_three_thirteen() -> None:
+    out = ok("play", "tt", "random", "greedy", "--seed", "1")
+    assert out.startswith("three_thirteen/v1 seed 1 (r1: ")
+    assert "r11" in out.splitlines()[1]
+
+
+# ---------------------------------------------------------------- one-line errors
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["hand", "indian13", "3S", "4S", "ZZ", "--wild", "7C"], "bad card 'ZZ'"),
+    (["hand", "indian13", "3S", "4S", "5S", "--wild", "1X"], "bad card '1X'"),
+    (["hand", "indian13", "3S", "4S", "5S"], "IND-5"),
+    (["hand", "poker", "3S"], "unknown variant 'poker'"),
+    (["hand", "tt", "3S", "4S", "5S"], "TT-7"),
+    (["meld", "indian13", "4H", "QQ", "--wild", "9D"], "bad card 'QQ'"),
+    (["meld", "indian13", "4H", "9D", "6H", "--wild", "9D", "-o", "wild_suits=rainbow"],
+     "option 'wild_suits' = 'rainbow'"),
+    (["hand", "indian13", *README_HAND, "--wild", "7C", "-o", "colour=red"],
+     "unknown option 'colour'"),
+    (["play", "indian13", "random", "random", "-o", "players=x"], "option 'players' = 'x'"),
+    (["play", "indian13", "random", "random", "-o", "noequals"], "bad option 'noequals'"),
+    (["play", "indian13", "random", "random", "-o", "draw_cap=0"], "option 'draw_cap' = 0"),
+    (["play", "indian13", "random"], "option 'players' = 1"),
+    (["play", "indian13", *["random"] * 7], "option 'players' = 7"),
+    (["play", "nope", "random", "random"], "unknown variant 'nope'"),
+    (["play", "indian13", "random", "nope"], "bot 1 'nope': expected 'random', 'greedy'"),
+    (["play", "indian13", "bots.greedy:Nope", "random"],
+     "bot 0: bad bot 'bots.greedy:Nope': 'bots.greedy' has no class 'Nope'"),
+    (["play", "indian13", "random", "no_such_module_zz:Bot"], "bot 1: bad bot"),
+    (["play", "indian13", "random", "missing_file_zz.py:Bot"], "bot 1: bad bot"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], expected: str) -> None:
+    assert expected in refused(*args)
+
+
+def test_play_with_more_seats_than_bots_is_bad_input() -> None:
+    # A count of bots that does not fill the table is a bad argument: exit 2 (DESIGN.md).
+    message = refused("play", "indian13", "random", "random", "-o", "players=3")
+    assert "3" in message and "2" in message
+
+
+@pytest.mark.parametrize(("source", "what"), [
+    pytest.param("class Bot:\n    def draw(self, view)\n", "syntax error", id="syntax-error"),
+    pytest.param("class Bot:\n    def __init__(self):\n        raise RuntimeError('boom')\n"
+                 "    def draw(self, view):\n        return 'stock'\n"
+                 "    def play(self, view):\n        return 'x'\n", "constructor raises",
+                 id="constructor-raises"),
+])
+def test_play_with_a_broken_bot_file_is_one_line(tmp_path: Path, source: str,
+                                                 what: str) -> None:
+    bot = tmp_path / "t_broken_bot.py"
+    bot.write_text(source, "utf-8")
+    assert "bot 1" in refused("play", "indian13", "random", f"{bot}:Bot"), what
+
+
+@pytest.mark.parametrize("args", [
+    pytest.param(["meld", "indian13"], id="missing-cards"),
+    pytest.param(["play", "indian13", "random", "random", "--seed", "x"], id="seed-not-int"),
+])
+def test_usage_errors_are_one_line(args: list[str]) -> None:
+    # README: "A bad card, option or argument is refused in one line, with exit code 2."
+    refused(*args)
+
+
+def test_console_entry_point_exit_codes(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-c", "from arena.cli import main; main()"]
+    good = subprocess.run([*cmd, "meld", "indian13", "5H", "6H", "7H", "--wild", "2C"],
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert (good.returncode, good.stdout) == (0, "valid: pure_sequence\n")
+    bad = subprocess.run([*cmd, "hand", "indian13", "ZZ", "--wild", "7C"], env=env,
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert bad.stderr.startswith("arena: error: bad card 'ZZ'")
+    assert bad.stderr.count("\n") == 1
+
+
+def test_run_then_leaderboard(tmp_path: Path) -> None:
+    config = tmp_path / "cfg.yaml"
+    config.write_text("name: cli\nvariant: indian13\noptions: {players: 2}\nbots:\n"
+                      "  - {name: greedy, module: 'bots.greedy:GreedyBot'}\n"
+                      "  - {name: random, module: 'bots.random_bot:RandomBot'}\n"
+                      "format: {games: 2}\nseed: 3\nworkers: 1\n", "utf-8")
+    out = tmp_path / "out"
+    run = ok("run", str(config), "--out", str(out), "--format", "csv")
+    lines = run.splitlines()
+    assert lines[0] == f"cli: 2 games (2 played now) in {out / 'cli'}"
+    assert lines[1].startswith("rank,bot,games,wins")
+    assert len(lines) == 4
+    board = ok("leaderboard", str(out / "cli"), "--format", "csv")
+    assert board.splitlines() == lines[1:]
+    again = ok("run", str(config), "--out", str(out), "--format", "csv")
+    assert again.splitlines()[0] == f"cli: 2 games (0 played now) in {out / 'cli'}"

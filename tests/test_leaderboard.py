@@ -1,0 +1,256 @@
+"""The leaderboard from synthetic records: wins, points, ranks, faults, Elo, every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.errors import BadInput
+from arena.leaderboard import FORMATS, HEADERS, Standing, render, standings
+from arena.ratings import ELO_MEAN, bradley_terry_elo, pairwise
+from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
+
+runner = CliRunner()
+
+
+def ranks_of(totals: Sequence[int]) -> tuple[int, ...]:
+    return tuple(1 + sum(1 for o in totals if o < t) for t in totals)
+
+
+def record(bots: Sequence[str], totals: Sequence[int], *, gid: str = "g",
+           faults: Sequence[int] | None = None) -> GameRecord:
+    seats = tuple(SeatRecord(bot=b, faults={**dict.fromkeys(FAULT_KINDS, 0),
+                                            "timeout": (faults or [0] * len(bots))[i]},
+                             decisions=10, time_mean_ms=1.0, time_p95_ms=2.0,
+                             time_max_ms=3.0)
+                  for i, b in enumerate(bots))
+    return GameRecord(schema=1, id=gid, variant="indian13/v1", options={"players": len(bots)},
+                      seed=1, seats=seats, actions=(),
+                      rounds=(RoundRecord(round=1, dealer=0, reason="declaration",
+                                          penalties=tuple(totals)),),
+                      totals=tuple(totals), ranks=ranks_of(totals), termination="normal")
+
+
+def by_bot(rows: list[Standing]) -> dict[str, Standing]:
+    return {r.bot: r for r in rows}
+
+
+def test_wins_points_ranks_and_faults() -> None:
+    records = [
+        record(["a", "b", "c"], [0, 20, 40], gid="1", faults=[0, 1, 2]),
+        record(["b", "c", "a"], [0, 0, 10], gid="2", faults=[0, 3, 0]),  # shared first
+        record(["c", "a", "b"], [5, 0, 5], gid="3"),  # shared second
+    ]
+    rows = by_bot(standings(records))
+    a, b, c = rows["a"], rows["b"], rows["c"]
+    assert (a.games, b.games, c.games) == (3, 3, 3)
+    assert (a.wins, b.wins, c.wins) == (2.0, 0.5, 0.5)
+    assert sum(r.wins for r in rows.values()) == 3  # one win per game, shared ones split
+    assert a.win_pct == round(100 * 2 / 3, 1)
+    assert b.win_pct == round(100 * 0.5 / 3, 1)
+    assert (a.mean_points, b.mean_points, c.mean_points) == (round(10 / 3, 2), round(25 / 3, 2),
+                                                             15.0)
+    # ranks: a 1, 3, 1; b 2, 1, 2; c 3, 1, 2 (competition ranks, ties share)
+    assert (a.mean_rank, b.mean_rank, c.mean_rank) == (round(5 / 3, 2), round(5 / 3, 2), 2.0)
+    assert (a.faults, b.faults, c.faults) == (0, 1, 5)
+
+
+def test_three_way_shared_first_splits_in_thirds() -> None:
+    rows = by_bot(standings([record(["a", "b", "c"], [7, 7, 7])]))
+    assert {r.wins for r in rows.values()} == {0.33}
+    assert {r.mean_rank for r in rows.values()} == {1.0}
+    assert {r.elo for r in rows.values()} == {ELO_MEAN}
+
+
+def test_all_fault_kinds_are_summed() -> None:
+    r = record(["a", "b"], [0, 10])
+    seats = (SeatRecord(bot="a", faults={"timeout": 1, "illegal": 2, "crash": 3,
+                                         "unreadable": 4}, decisions=1, time_mean_ms=0,
+                        time_p95_ms=0, time_max_ms=0), r.seats[1])
+    rows = by_bot(standings([GameRecord(**{**{f: getattr(r, f) for f in r.__slots__},
+                                           "seats": seats})]))
+    assert rows["a"].faults == 10
+    assert rows["b"].faults == 0
+
+
+def league(seed: int = 3, games: int = 300) -> list[GameRecord]:
+    """Bots of known strength: a lower 'skill' number means lower penalty points."""
+    rng = random.Random(seed)
+    skill = {"strong": 0, "good": 10, "fair": 20, "weak": 35}
+    names = list(skill)
+    out = []
+    for i in range(games):
+        table = rng.sample(names, 3)
+        totals = [max(0, int(rng.gauss(skill[b], 15))) for b in table]
+        out.append(record(table, totals, gid=f"g{i}"))
+    return out
+
+
+def test_elo_follows_strength_and_averages_1500() -> None:
+    rows = standings(league())
+    assert [r.bot for r in rows] == ["strong", "good", "fair", "weak"]
+    assert [r.rank for r in rows] == [1, 2, 3, 4]
+    elos = [r.elo for r in rows]
+    assert elos == sorted(elos, reverse=True)
+    assert sum(elos) / len(elos) == pytest.approx(ELO_MEAN, abs=0.1)
+    assert elos[0] - elos[-1] > 200
+
+
+def test_elo_does_not_depend_on_record_order() -> None:
+    records = league()
+    first = standings(records)
+    for seed in range(3):
+        shuffled = records[:]
+        random.Random(seed).shuffle(shuffled)
+        assert standings(shuffled) == first
+
+
+def test_elo_fit_exact_values() -> None:
+    names = ["a", "b"]
+    wins, meets = pairwise([(["a", "b"], [0, 10])] * 3 + [(["b", "a"], [0, 10])])
+    assert wins[("a", "b")] == 3 and wins[("b", "a")] == 1 and meets[("a", "b")] == 4
+    elo = bradley_terry_elo(names, wins, meets)
+    assert sum(elo.values()) / 2 == pytest.approx(ELO_MEAN)
+    assert elo["a"] > elo["b"]
+    # ties count half each way: an all-tied pair is rated equal
+    wins, meets = pairwise([(["a", "b"], [5, 5])] * 4)
+    elo = bradley_terry_elo(names, wins, meets)
+    assert elo["a"] == pytest.approx(elo["b"]) == pytest.approx(ELO_MEAN)
+
+
+def test_unbeaten_bot_has_a_finite_elo() -> None:
+    rows = standings([record(["a", "b"], [0, 10], gid=str(i)) for i in range(20)])
+    top = by_bot(rows)["a"].elo
+    assert ELO_MEAN < top < 3000
+
+
+def test_empty_leaderboard() -> None:
+    assert standings([]) == []
+    for fmt in FORMATS:
+        render([], fmt)
+
+
+SAMPLE = [record(["a", "b", "c"], [0, 20, 40], gid="1"), record(["b", "c", "a"], [0, 0, 10],
+                                                                  gid="2")]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_renders_every_bot(fmt: str) -> None:
+    text = render(standings(SAMPLE), fmt)
+    for bot in "abc":
+        assert bot in text
+    assert "wins" in text or fmt == "json"
+
+
+def test_json_parses_to_standings() -> None:
+    rows = standings(SAMPLE)
+    parsed = json.loads(render(rows, "json"))
+    assert [Standing(**r) for r in parsed] == rows
+    assert set(parsed[0]) == {"rank", "bot", "games", "wins", "win_pct", "mean_points",
+                              "mean_rank", "elo", "faults"}
+
+
+def test_csv_has_the_header_and_one_row_per_bot() -> None:
+    rows = standings(SAMPLE)
+    table = list(csv.reader(io.StringIO(render(rows, "csv"))))
+    assert table[0] == HEADERS
+    assert [r[1] for r in table[1:]] == [r.bot for r in rows]
+    assert len(table) == 4
+
+
+def test_github_and_html_shapes() -> None:
+    rows = standings(SAMPLE)
+    github = render(rows, "github").splitlines()
+    assert github[0].startswith("|") and set(github[1]) <= set("|-: ")
+    assert len(github) == 2 + len(rows)
+    assert render(rows, "html").startswith("<table>")
+    assert render(rows, "markdown").splitlines()[0].startswith("|")
+
+
+def test_unknown_format_is_bad_input() -> None:
+    with pytest.raises(BadInput, match="--format 'xml'"):
+        render([], "xml")
+
+
+# ---------------------------------------------------------------- arena leaderboard
+
+
+def results_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "results" / "demo"
+    folder.mkdir(parents=True)
+    lines = "".join(r.to_json() + "\n" for r in league(games=40))
+    (folder / "games.jsonl").write_text(lines, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_cli_leaderboard_every_format(tmp_path: Path, fmt: str) -> None:
+    folder = results_folder(tmp_path)
+    result = runner.invoke(app, ["leaderboard", str(folder), "--format", fmt])
+    assert result.exit_code == 0, result.output
+    expected = render(standings(league(games=40)), fmt)
+    assert result.output.rstrip("\n") == expected
+
+
+def test_cli_leaderboard_json_parses(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["leaderboard", str(results_folder(tmp_path)),
+                                 "--format", "json"])
+    assert json.loads(result.output)[0]["bot"] == "strong"
+
+
+def test_cli_leaderboard_accepts_the_file_itself(tmp_path: Path) -> None:
+    folder = results_folder(tmp_path)
+    result = runner.invoke(app, ["leaderboard", str(folder / "games.jsonl")])
+    assert result.exit_code == 0
+    assert "strong" in result.output
+
+
+def test_cli_leaderboard_skips_a_torn_last_line(tmp_path: Path) -> None:
+    folder = results_folder(tmp_path)
+    with (folder / "games.jsonl").open("a", encoding="utf-8") as f:
+        f.write(record(["strong", "weak"], [90, 0]).to_json()[:50])
+    result = runner.invoke(app, ["leaderboard", str(folder), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == json.loads(render(standings(league(games=40)), "json"))
+
+
+@pytest.mark.parametrize("bad", ['{"schema": 1, "id": "x"', '{"schema": 1}', "not json"])
+def test_cli_leaderboard_with_a_corrupt_line_is_one_line(tmp_path: Path, bad: str) -> None:
+    # A damaged whole line (not the torn tail) should be reported in one line naming the
+    # file and the line (bad input, exit 2), not as a traceback.
+    folder = results_folder(tmp_path)
+    games = folder / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    games.write_text("".join([lines[0], bad + "\n", *lines[1:]]), encoding="utf-8")
+    result = runner.invoke(app, ["leaderboard", str(folder)])
+    assert result.exit_code == 2, (result.output, result.exception)
+    out = result.output.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("arena: error: "), result.output
+    assert f"{games}:2" in out[0]
+
+
+def test_cli_leaderboard_without_games_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["leaderboard", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"arena: error: {tmp_path}: no games.jsonl here"
+
+
+def test_cli_leaderboard_missing_folder_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["leaderboard", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert result.output.startswith("arena: error: ")
+
+
+def test_cli_leaderboard_bad_format_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["leaderboard", str(results_folder(tmp_path)),
+                                 "--format", "xml"])
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("arena: error: --format 'xml'")

@@ -1,0 +1,211 @@
+"""The referee: games between bots, records and replay (COM-4), the fault policy (COM-6)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+import pytest
+from conftest import bot_target
+
+from arena.actions import Draw, Play
+from arena.bot import BotSpec
+from arena.errors import ArenaError
+from arena.records import FAULT_KINDS, GameRecord, parse_logged, replay
+from arena.referee import Clock, Isolation, bot_seed, play_game
+from arena.variants.indian13 import Indian13
+
+RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
+GREEDY = BotSpec("greedy", "bots.greedy:GreedyBot")
+STOCK = BotSpec("stock", bot_target("StockBot"))
+FAULTY_SEAT = 2
+
+
+def test_play_game_with_built_in_bots() -> None:
+    record = play_game(Indian13, [RANDOM, GREEDY, RANDOM, GREEDY], seed=7, game_id="g7")
+    assert (record.schema, record.id, record.variant, record.seed) == (1, "g7", "indian13/v1", 7)
+    assert [s.bot for s in record.seats] == ["random", "greedy", "random", "greedy"]
+    assert all(n == 0 for s in record.seats for n in s.faults.values())
+    assert all(s.decisions > 0 for s in record.seats)
+    assert len(record.rounds) == 1
+    assert record.totals == record.rounds[0].penalties
+    assert min(record.totals) == 0
+    assert record.ranks == tuple(1 + sum(t < mine for t in record.totals)
+                                 for mine in record.totals)
+    assert record.termination in ("normal", "draw_cap")
+    assert record.options == {"players": 4, "invalid_declaration": "eliminate",
+                              "wild_suits": "colour", "match": {"deals": 1}, "draw_cap": 100}
+
+
+def test_play_game_needs_one_bot_per_seat() -> None:
+    with pytest.raises(ArenaError, match="needs 4 bots, got 2"):
+        play_game(Indian13, [RANDOM, RANDOM], seed=1)
+
+
+@pytest.mark.parametrize(("seed", "options"), [
+    (1, {}),
+    (2, {"players": 3, "match": {"deals": 3}}),
+    (5, {"players": 2, "wild_suits": "all", "invalid_declaration": "end_deal"}),
+])
+def test_com_4_replay_reproduces_the_totals(seed: int, options: dict[str, Any]) -> None:
+    players = options.get("players", 4)
+    record = play_game(Indian13, ([GREEDY, RANDOM] * 3)[:players], seed=seed, options=options)
+    game = replay(record)
+    assert game.finished
+    assert tuple(game.totals) == record.totals
+    assert tuple(game.ranks()) == record.ranks
+    assert [r.penalties for r in game.results] == [r.penalties for r in record.rounds]
+    assert [(r.dealer, r.reason) for r in game.results] == \
+        [(r.dealer, r.reason) for r in record.rounds]
+
+
+def test_replay_refuses_an_action_out_of_turn() -> None:
+    record = play_game(Indian13, [RANDOM] * 4, seed=3)
+    seat, _ = parse_logged(record.actions[0])
+    wrong = f"{(seat + 1) % 4} stock"
+    broken = dataclasses.replace(record, actions=(wrong, *record.actions[1:]))
+    with pytest.raises(ValueError, match="is to act"):
+        replay(broken)
+
+
+def test_record_json_round_trip() -> None:
+    record = play_game(Indian13, [RANDOM, GREEDY, STOCK], seed=4,
+                       options={"players": 3, "match": {"deals": 2}})
+    line = record.to_json()
+    assert line.startswith('{"schema":1,')
+    assert "\n" not in line
+    back = GameRecord.from_json(line + "\n")
+    assert back == record
+    assert back.to_json() == line
+    assert tuple(replay(back).totals) == record.totals
+
+
+def _without_timing(record: GameRecord) -> GameRecord:
+    seats = tuple(dataclasses.replace(s, time_mean_ms=0.0, time_p95_ms=0.0, time_max_ms=0.0)
+                  for s in record.seats)
+    return dataclasses.replace(record, seats=seats)
+
+
+def test_com_4_same_seed_same_record() -> None:
+    """COM-4: the same seed and the same bots give the same record, timing aside."""
+    seats = [RANDOM, GREEDY, RANDOM]
+    one = play_game(Indian13, seats, seed=9, options={"players": 3})
+    two = play_game(Indian13, seats, seed=9, options={"players": 3})
+    assert _without_timing(one) == _without_timing(two)
+    other = play_game(Indian13, seats, seed=10, options={"players": 3})
+    assert other.actions != one.actions
+
+
+def test_com_4_bots_get_seeds_of_their_own() -> None:
+    seeds = {bot_seed(12, seat) for seat in range(6)}
+    assert len(seeds) == 6
+    assert bot_seed(12, 0) == bot_seed(12, 0) != bot_seed(13, 0)
+
+
+# --------------------------------------------------------------------------- faults (COM-6)
+
+FAST = Clock(draw_ms=25, play_ms=25)
+
+
+def _faulty_game(cls: str, *, clock: Clock | None = None, isolation: Isolation = "inprocess",
+                 **params: Any) -> GameRecord:
+    seats = [STOCK] * 4
+    seats[FAULTY_SEAT] = BotSpec(cls.lower(), bot_target(cls), params)
+    return play_game(Indian13, seats, seed=21, clock=clock, isolation=isolation)
+
+
+def _turns(record: GameRecord, seat: int) -> int:
+    return sum(1 for line in record.actions
+               if line.startswith(f"{seat} ") and isinstance(parse_logged(line)[1], Draw))
+
+
+def _assert_safe_turns(record: GameRecord, seat: int) -> None:
+    """COM-10 / IND-27: each turn of ``seat`` drew from the stock, discarded that very card,
+    and left the hand as it was."""
+    game = Indian13(seed=record.seed, options=record.options)
+    pending: Counter[Any] | None = None
+    for line in record.actions:
+        who, action = parse_logged(line)
+        if who == seat and isinstance(action, Draw):
+            assert action.source == "stock", line
+            pending = Counter(game.hands[seat])
+        game.apply(action)
+        if who == seat and isinstance(action, Draw):
+            assert game.view(seat).drawn is not None
+        elif who == seat:
+            assert isinstance(action, Play) and not action.declare
+            assert Counter(game.hands[seat]) == pending, line
+    assert game.finished
+
+
+@pytest.mark.parametrize(("cls", "kind", "at_start"), [
+    ("Raiser", "crash", 0),
+    ("BrokenStart", "crash", 1),  # one more for the start that failed
+    ("Garbage", "unreadable", 0),
+    ("NotAnAction", "unreadable", 0),
+    ("IllegalPlay", "illegal", 0),
+    ("IllegalDraw", "illegal", 0),
+    ("SlowDrawer", "timeout", 0),
+    ("SlowPlayer", "timeout", 0),
+])
+def test_com_6_default_fault_policy(cls: str, kind: str, at_start: int) -> None:
+    """COM-6: one fault per faulty decision, of the right kind and seat; the safe action
+    (COM-10) is played instead and the game finishes."""
+    record = _faulty_game(cls, clock=FAST)
+    _assert_faults(record, kind, at_start)
+
+
+@pytest.mark.parametrize(("cls", "kind"), [("Raiser", "crash"), ("Garbage", "unreadable"),
+                                           ("IllegalPlay", "illegal")])
+def test_com_6_default_fault_policy_in_a_seat_process(cls: str, kind: str) -> None:
+    record = _faulty_game(cls, isolation="process")
+    _assert_faults(record, kind, 0)
+
+
+def _assert_faults(record: GameRecord, kind: str, at_start: int) -> None:
+    faulty = record.seats[FAULTY_SEAT]
+    turns = _turns(record, FAULTY_SEAT)
+    assert turns > 0
+    assert faulty.faults == {k: turns + at_start if k == kind else 0 for k in FAULT_KINDS}
+    for seat, seat_record in enumerate(record.seats):
+        if seat != FAULTY_SEAT:
+            assert sum(seat_record.faults.values()) == 0, (seat, seat_record.faults)
+    assert len(record.rounds) == 1 and len(record.totals) == 4
+    assert tuple(replay(record).totals) == record.totals
+    _assert_safe_turns(record, FAULTY_SEAT)
+
+
+def test_isolated_seats_play_the_same_game() -> None:
+    """DESIGN: both isolation modes play the same games for the same seeds."""
+    seats = [RANDOM, GREEDY, RANDOM]
+    here = play_game(Indian13, seats, seed=9, options={"players": 3})
+    apart = play_game(Indian13, seats, seed=9, options={"players": 3}, isolation="process")
+    assert _without_timing(here) == _without_timing(apart)
+
+
+def test_com_8_late_answer_is_ignored() -> None:
+    """COM-8: a slow draw asking for the discard is not applied; the safe stock draw is."""
+    record = _faulty_game("SlowDrawer", clock=FAST, delay=0.06)
+    mine = [line for line in record.actions if line.startswith(f"{FAULTY_SEAT} ")]
+    assert f"{FAULTY_SEAT} discard" not in mine
+    assert record.seats[FAULTY_SEAT].time_max_ms >= 60
+
+
+def test_com_8_answers_within_the_clock_are_no_fault() -> None:
+    record = _faulty_game("SlowPlayer", clock=Clock(draw_ms=1000, play_ms=1000), delay=0.001)
+    assert sum(record.seats[FAULTY_SEAT].faults.values()) == 0
+
+
+def test_com_6_crashing_hook_counts_as_a_crash() -> None:
+    record = _faulty_game("BrokenHook")
+    assert record.seats[FAULTY_SEAT].faults["crash"] == len(record.rounds)
+
+
+def test_com_6_ind_20_invalid_declaration_is_not_a_fault() -> None:
+    """COM-6: an invalid IND declaration is a legal move with its own penalty (IND-20)."""
+    record = _faulty_game("InvalidDeclarer")
+    assert sum(record.seats[FAULTY_SEAT].faults.values()) == 0
+    assert record.rounds[0].penalties[FAULTY_SEAT] == 80
+    assert _turns(record, FAULTY_SEAT) == 1
+    assert tuple(replay(record).totals) == record.totals

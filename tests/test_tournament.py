@@ -1,0 +1,458 @@
+"""The tournament runner: records match the schedule, same games at any worker count, resume,
+refusal of a changed config, torn lines, and stops by SIGKILL and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.config import Config, load_config
+from arena.errors import BadInput
+from arena.records import read_games
+from arena.tournament import run_tournament, schedule_for
+
+ROOT = Path(__file__).parent.parent
+TIMES = ("time_mean_ms", "time_p95_ms", "time_max_ms")
+ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
+
+
+def config_text(*, name: str = "tiny", games: int = 2, seed: int = 5, workers: int = 1,
+                output: Path, third: str = "bots.random_bot:RandomBot",
+                isolation: str = "inprocess") -> str:
+    """A 2-seat round robin of 3 bots: 3 tables x ``games``; in-process bots unless told."""
+    return f"""\
+name: {name}
+isolation: {isolation}
+variant: indian13
+options:
+  players: 2
+bots:
+  - name: greedy
+    module: bots.greedy:GreedyBot
+  - name: random
+    module: bots.random_bot:RandomBot
+  - name: random-2
+    module: {third}
+format:
+  games: {games}
+seed: {seed}
+workers: {workers}
+output: {output}
+"""
+
+
+def make_config(tmp_path: Path, file: str = "cfg.yaml", **kw: Any) -> Config:
+    kw.setdefault("output", tmp_path / "out")
+    path = tmp_path / file
+    path.write_text(config_text(**kw), encoding="utf-8")
+    return load_config(path)
+
+
+def games_file(config: Config) -> Path:
+    return config.results_dir / "games.jsonl"
+
+
+def ids_in(path: Path) -> list[str]:
+    return [json.loads(line)["id"] for line in path.read_text("utf-8").splitlines()]
+
+
+def ids_in_lines(lines: list[str]) -> list[str]:
+    return [json.loads(line)["id"] for line in lines]
+
+
+def comparable(line: str) -> dict[str, Any]:
+    """A record without the decision times, which are measured and vary run to run."""
+    raw = json.loads(line)
+    for seat in raw["seats"]:
+        for key in TIMES:
+            seat.pop(key)
+    return dict(raw)
+
+
+def by_id(path: Path) -> dict[str, dict[str, Any]]:
+    records = [comparable(line) for line in path.read_text("utf-8").splitlines()]
+    out = {r["id"]: r for r in records}
+    assert len(out) == len(records), "duplicate ids"
+    return out
+
+
+def assert_complete(config: Config) -> None:
+    """Every scheduled id exactly once, every line whole."""
+    path = games_file(config)
+    data = path.read_bytes()
+    assert data.endswith(b"\n")
+    for line in data.decode().splitlines():
+        json.loads(line)
+    ids = ids_in(path)
+    assert Counter(ids) == Counter(p.id for p in schedule_for(config))
+
+
+# ---------------------------------------------------------------- in process
+
+
+def test_records_are_exactly_the_schedule(tmp_path: Path) -> None:
+    config = make_config(tmp_path)
+    schedule = schedule_for(config)
+    assert run_tournament(config, progress=False) == len(schedule) == 6
+    assert_complete(config)
+    records = {r.id: r for r in read_games(games_file(config))}
+    for p in schedule:
+        record = records[p.id]
+        assert [s.bot for s in record.seats] == list(p.seats)
+        assert record.seed == p.seed
+        assert record.dup_set == p.dup_set
+        assert record.variant == "indian13/v1"
+        assert record.schema == 1
+    assert (config.results_dir / "config.yaml").is_file()
+    assert (config.results_dir / "arena.log").is_file()
+
+
+def test_same_games_at_one_and_two_workers_and_in_both_isolations(tmp_path: Path) -> None:
+    runs = {}
+    for workers, isolation in ((1, "inprocess"), (2, "inprocess"), (2, "process")):
+        tag = f"{isolation}{workers}"
+        config = make_config(tmp_path, f"{tag}.yaml", workers=workers, isolation=isolation,
+                             output=tmp_path / tag)
+        assert run_tournament(config, progress=False) == 6
+        runs[tag] = by_id(games_file(config))
+    assert runs["inprocess1"] == runs["inprocess2"] == runs["process2"]
+    assert len(runs["inprocess1"]) == 6
+
+
+def test_resume_plays_nothing_when_done(tmp_path: Path) -> None:
+    config = make_config(tmp_path)
+    run_tournament(config, progress=False)
+    before = games_file(config).read_bytes()
+    assert run_tournament(config, progress=False) == 0
+    assert games_file(config).read_bytes() == before
+
+
+def test_resume_plays_only_missing_games(tmp_path: Path) -> None:
+    config = make_config(tmp_path)
+    run_tournament(config, progress=False)
+    path = games_file(config)
+    full = by_id(path)
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[:2]), encoding="utf-8")
+    assert run_tournament(config, progress=False) == 4
+    assert_complete(config)
+    assert by_id(path) == full
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"seed": 6}, "seed"),
+    ({"third": "bots.greedy:GreedyBot"}, "bots"),
+    ({"games": 4}, "format"),
+])
+def test_changed_config_is_refused_until_fresh(tmp_path: Path, change: dict[str, Any],
+                                               field: str) -> None:
+    config = make_config(tmp_path)
+    run_tournament(config, progress=False)
+    before = games_file(config).read_bytes()
+    changed = make_config(tmp_path, "changed.yaml", **change)
+    with pytest.raises(BadInput, match="--fresh") as info:
+        run_tournament(changed, progress=False)
+    assert field in str(info.value)
+    assert str(changed.results_dir) in str(info.value)
+    assert games_file(config).read_bytes() == before  # nothing touched
+    played = run_tournament(changed, fresh=True, progress=False)
+    assert played == len(schedule_for(changed))
+    assert_complete(changed)
+    assert run_tournament(changed, progress=False) == 0
+
+
+def test_a_different_worker_count_resumes(tmp_path: Path) -> None:
+    config = make_config(tmp_path, workers=1)
+    run_tournament(config, progress=False)
+    assert run_tournament(make_config(tmp_path, "w2.yaml", workers=2), progress=False) == 0
+
+
+def test_fresh_starts_over_with_the_same_config(tmp_path: Path) -> None:
+    config = make_config(tmp_path)
+    run_tournament(config, progress=False)
+    first = by_id(games_file(config))
+    assert run_tournament(config, fresh=True, progress=False) == 6
+    assert_complete(config)
+    assert by_id(games_file(config)) == first
+
+
+def test_torn_last_line_is_dropped_and_replayed(tmp_path: Path) -> None:
+    config = make_config(tmp_path)
+    run_tournament(config, progress=False)
+    path = games_file(config)
+    full = by_id(path)
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    torn_id = json.loads(lines[-1])["id"]
+    path.write_text("".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2], encoding="utf-8")
+    assert [r.id for r in read_games(path)] == ids_in_lines(lines[:-1])  # readers skip it
+    assert run_tournament(config, progress=False) == 1
+    assert_complete(config)
+    assert ids_in(path)[-1] == torn_id
+    assert by_id(path) == full
+
+
+def test_a_file_holding_only_a_torn_line_starts_over(tmp_path: Path) -> None:
+    config = make_config(tmp_path)
+    run_tournament(config, progress=False)
+    path = games_file(config)
+    full = by_id(path)
+    first = path.read_text("utf-8").splitlines()[0]
+    path.write_text(first[:40], encoding="utf-8")
+    assert read_games(path) == []
+    assert run_tournament(config, progress=False) == 6
+    assert_complete(config)
+    assert by_id(path) == full
+
+
+BOT_SOURCE = """\
+from arena.actions import Draw, Play
+
+
+class Bot:
+    def draw(self, view):
+        return Draw("stock")
+
+    def play(self, view):
+        return Play(discard=view.drawn)
+"""
+
+
+def test_changed_bot_source_is_refused(tmp_path: Path) -> None:
+    bot = tmp_path / "t_source_bot.py"
+    bot.write_text(BOT_SOURCE, encoding="utf-8")
+    config = make_config(tmp_path, third=f"{bot}:Bot")
+    assert run_tournament(config, progress=False) == 6
+    bot.write_text(BOT_SOURCE + "# version 2\n", encoding="utf-8")
+    changed = make_config(tmp_path, "v2.yaml", third=f"{bot}:Bot")
+    with pytest.raises(BadInput, match=r"changed: bots\).*--fresh"):
+        run_tournament(changed, progress=False)
+
+
+def test_records_replay_to_their_totals(tmp_path: Path) -> None:
+    from arena.records import replay
+
+    config = make_config(tmp_path)
+    run_tournament(config, progress=False)
+    for record in read_games(games_file(config)):
+        game = replay(record)
+        assert game.finished
+        assert tuple(game.totals) == record.totals
+
+
+# ---------------------------------------------------------------- as a process
+
+
+def start_arena(*args: str | Path, cwd: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([*ARENA, *map(str, args)], cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def wait_for_lines(path: Path, proc: subprocess.Popen[str], count: int,
+                   timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= count:
+            return
+        if proc.poll() is not None:
+            pytest.fail(f"arena ended early ({proc.returncode}): {proc.communicate()}")
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    pytest.fail(f"no {count} lines in {path} after {timeout} s")
+
+
+def whole_lines(path: Path) -> list[str]:
+    data = path.read_text("utf-8")
+    return data.splitlines(keepends=True) if data.endswith("\n") else \
+        data.splitlines(keepends=True)[:-1]
+
+
+def descendants(root: int) -> set[int]:
+    """Every process below ``root`` (bots run in sessions of their own, but stay children)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_until_gone(pids: set[int], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(alive(p) for p in pids):
+            return
+        time.sleep(0.1)
+    left = {p: Path(f"/proc/{p}/cmdline").read_bytes() for p in pids if alive(p)}
+    pytest.fail(f"processes left behind after the kill: {left}")
+
+
+def run_cli(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([*ARENA, *map(str, args)], cwd=cwd, env=env, text=True,
+                          capture_output=True, timeout=600, check=False)
+
+
+@pytest.mark.slow
+def test_sigkill_then_resume_keeps_every_game_once(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text(config_text(name="big", games=30, workers=2, output=tmp_path / "out",
+                                isolation="process"), encoding="utf-8")
+    config = load_config(path)
+    total = len(schedule_for(config))
+    games = games_file(config)
+    finished: list[str] = []
+    # kill -9 the process group (workers too), then only the parent, as a user would
+    for more, group in ((8, True), (12, False)):
+        proc = start_arena("run", path, cwd=tmp_path)
+        wait_for_lines(games, proc, len(finished) + more)
+        below = descendants(proc.pid)
+        assert below, "no worker or bot process"
+        if group:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=30)
+        assert proc.returncode == -signal.SIGKILL
+        wait_until_gone(below)  # workers and their bot processes die with the run
+        now = whole_lines(games)
+        assert now[: len(finished)] == finished  # earlier records unchanged, byte for byte
+        finished = now
+        ids = ids_in_lines(finished)
+        assert len(ids) == len(set(ids))
+    assert len(finished) < total, "killed too late to test resume"
+    done = run_cli("run", path, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"big: {total} games ({total - len(finished)} played now)" in done.stdout
+    assert_complete(config)
+    final = games.read_text("utf-8").splitlines(keepends=True)
+    assert final[: len(finished)] == finished
+
+
+@pytest.mark.slow
+def test_sigkill_resume_gives_the_same_games_as_one_uninterrupted_run(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text(config_text(name="big", games=10, workers=2, output=tmp_path / "out",
+                                isolation="process"), encoding="utf-8")
+    config = load_config(path)
+    proc = start_arena("run", path, cwd=tmp_path)
+    wait_for_lines(games_file(config), proc, 4)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert run_cli("run", path, cwd=tmp_path).returncode == 0
+    assert_complete(config)
+    reference = run_cli("run", path, "--out", tmp_path / "ref", "--workers", "1",
+                        cwd=tmp_path)
+    assert reference.returncode == 0, reference.stderr
+    assert by_id(games_file(config)) == by_id(tmp_path / "ref" / "big" / "games.jsonl")
+
+
+@pytest.mark.parametrize(("workers", "isolation"), [(1, "inprocess"), (2, "process")])
+def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
+                                                 isolation: str) -> None:
+    path = tmp_path / "stop.yaml"
+    path.write_text(config_text(name="stop", games=30, workers=workers,
+                                output=tmp_path / "out", isolation=isolation),
+                    encoding="utf-8")
+    config = load_config(path)
+    games = games_file(config)
+    proc = start_arena("run", path, cwd=tmp_path)
+    wait_for_lines(games, proc, 2)
+    below = descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 130, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("arena: error: stopped;")
+    assert "resume" in lines[0]
+    assert str(games) in lines[0]
+    data = games.read_bytes()
+    assert data.endswith(b"\n")
+    ids = ids_in(games)
+    assert len(ids) == len(set(ids)) < len(schedule_for(config))
+    wait_until_gone(below, timeout=30)  # no worker or bot process outlives the run
+
+
+@pytest.mark.slow
+def test_ctrl_c_then_resume_completes(tmp_path: Path) -> None:
+    path = tmp_path / "stop.yaml"
+    path.write_text(config_text(name="stop", games=20, workers=2, output=tmp_path / "out",
+                                isolation="process"), encoding="utf-8")
+    config = load_config(path)
+    proc = start_arena("run", path, cwd=tmp_path)
+    wait_for_lines(games_file(config), proc, 3)
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    before = games_file(config).read_text("utf-8")
+    done = run_cli("run", path, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert_complete(config)
+    assert games_file(config).read_text("utf-8").startswith(before)
+
+
+def test_cli_run_twice_and_across_hash_seeds(tmp_path: Path) -> None:
+    """Same config and seed give the same records in fresh interpreters, at 1 or 2 workers."""
+    path = tmp_path / "cfg.yaml"
+    path.write_text(config_text(output=tmp_path / "out", isolation="process"),
+                    encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    results = []
+    for workers, hashseed in (("1", "1"), ("2", "2")):
+        out = tmp_path / f"out{workers}"
+        proc = subprocess.run([*ARENA, "run", str(path), "--workers", workers, "--out",
+                               str(out)], env={**env, "PYTHONHASHSEED": hashseed}, text=True,
+                              capture_output=True, timeout=300, check=False, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert "tiny: 6 games (6 played now)" in proc.stdout
+        results.append(by_id(out / "tiny" / "games.jsonl"))
+    assert results[0] == results[1]
+    again = run_cli("run", path, "--out", tmp_path / "out1", cwd=tmp_path)
+    assert again.returncode == 0
+    assert "tiny: 6 games (0 played now)" in again.stdout
+
+
+def test_cli_run_refuses_a_changed_config_with_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "cfg.yaml"
+    path.write_text(config_text(output=tmp_path / "out"), encoding="utf-8")
+    assert run_cli("run", path, cwd=tmp_path).returncode == 0
+    refused = run_cli("run", path, "--seed", "9", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith("arena: error: ")
+    assert "--fresh" in refused.stderr
+    fresh = run_cli("run", path, "--seed", "9", "--fresh", cwd=tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "(6 played now)" in fresh.stdout
