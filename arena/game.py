@@ -325,8 +325,3 @@ class Game:
     def ranks(self) -> tuple[int, ...]:
         """Competition ranks by total, lowest first; equal totals share (COM-13)."""
         return tuple(1 + sum(t < mine for t in self.totals) for mine in self.totals)
-
-    @classmethod
-    def option_error(cls, name: str, expected: str) -> BadInput:
-        """A one-line error naming the variant's option and what it takes."""
-        return BadInput(f"{cls.name}: option {name!r}: expected {expected}")
