@@ -20,6 +20,7 @@ from arena.bot import BotSpec, GameInfo
 from arena.errors import ArenaError, BadInput, IllegalAction
 from arena.game import Game
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, action_text
+from arena.sandbox import harden_self
 from arena.seat import Answer, InProcessSeat, Limits, ProcessSeat, host_command
 from arena.view import RoundSummary, View
 
@@ -67,6 +68,7 @@ def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = No
     """An in-process seat, or an isolated one running the bot's command or Python host."""
     if isolation == "inprocess" and spec.command is None:
         return InProcessSeat(spec)
+    harden_self()  # the bot may not read this process's memory (it holds every hand)
     command = list(spec.command) if spec.command is not None else host_command(spec)
     stderr = None if stderr_dir is None else stderr_dir / f"{spec.name}.stderr.log"
     return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env())
