@@ -73,10 +73,17 @@ class BotSpec:
                                                           for f in files)])
         else:
             cls = load_class(self.target)
-            try:
-                source = inspect.getsource(sys.modules[cls.__module__])
-            except (OSError, TypeError):
-                source = self.target
+            where = self.target.rpartition(":")[0]
+            named = sys.modules.get(where) if not where.endswith(".py") else None
+            parts = []
+            for module in (sys.modules.get(cls.__module__), named):
+                try:
+                    parts.append(inspect.getsource(module) if module else "")
+                except (OSError, TypeError):
+                    parts.append(self.target)
+            if where.endswith(".py") and Path(where).is_file():
+                parts.append(Path(where).read_text(errors="replace"))  # the file the config names
+            source = "\n".join(parts)
         return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 

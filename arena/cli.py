@@ -293,3 +293,7 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("arena: interrupted", err=True)
         sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -211,9 +211,11 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
                     workers=workers, seed=seed,
                     output=Path(output))
     if config.games_per_table % config.players:
-        at = ("format", "games")
-        raise where.error(at, f"expected a multiple of the table size {config.players}, so "
-                              "every bot sits in every seat equally often")
+        expected = (f"expected a multiple of the table size {config.players}, so every bot "
+                    "sits in every seat equally often")
+        if over.get("games"):
+            raise BadInput(f"--games {over['games']}: {expected}")
+        raise where.error(("format", "games"), expected)
     return config
 
 

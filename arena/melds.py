@@ -205,24 +205,30 @@ class _Hand:
     def __init__(self, hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, *,
                  duals: bool) -> None:
         wild = wilds.wild
-        self.dual = frozenset(c.code for c in hand
-                              if duals and c.code != JOKER_CODE and wilds.self_standing
-                              and c.code in wild)
-        self.codes = codes = sorted(c.code for c in hand
-                                    if c.code not in wild or c.code in self.dual)
-        self.tokens = len(hand) - len(codes) + sum(1 for c in codes if c in self.dual)
-        self.dual_mask = sum(1 << i for i, c in enumerate(codes) if c in self.dual)
-        self.full = (1 << len(codes)) - 1
+        dual = self.dual = frozenset(
+            c.code for c in hand if duals and c.code != JOKER_CODE and wilds.self_standing
+            and c.code in wild) if duals else frozenset()
+        self.codes = codes = sorted([c.code for c in hand
+                                     if c.code not in wild or c.code in dual])
+        self.tokens = len(hand) - len(codes) + len(dual and [c for c in codes if c in dual])
+        self.dual_mask = 0
         self.rules = rules
         self.suit_ranks: list[dict[int, list[int]]] = [{}, {}, {}, {}]  # suit: rank: indices
         self.rank_at: dict[int, list[int]] = {}  # rank: indices, in code order
         for i, c in enumerate(codes):
+            if c in dual:
+                self.dual_mask |= 1 << i
             self.suit_ranks[c // 13].setdefault(c % 13 + 1, []).append(i)
             self.rank_at.setdefault(c % 13, []).append(i)
+        self.full = (1 << len(codes)) - 1
         self.cands: list[list[_Cand]] = [[] for _ in codes]
         for i in range(len(codes)):
             self._runs_from(i)
             self._sets_from(i)
+        self.meldable = 0  # natural cards that some combination could use
+        for cands in self.cands:
+            for cand in cands:
+                self.meldable |= cand[0]
 
     def _add(self, members: Sequence[int], need: int, room: int, run: bool) -> None:
         mask = block = 0
@@ -241,6 +247,9 @@ class _Hand:
         code = self.codes[i]
         rank = code % 13 + 1
         ladder = self.suit_ranks[code // 13]
+        if not self.tokens and (rank + 1 not in ladder or rank + 2 not in ladder) and not (
+                rank == 1 and self.rules.ace_high and 13 in ladder and 12 in ladder):
+            return  # without wild cards a run needs its next two ranks
         self._grow([i], rank, rank, sorted(r for r in ladder if r > rank), ladder, up=True)
         if rank == 1 and self.rules.ace_high:
             self._grow([i], 14, 14, sorted((r for r in ladder if r > 1), reverse=True), ladder,
@@ -251,7 +260,8 @@ class _Hand:
         n = len(members)
         span = abs(last - start) + 1
         need = max(span, 3) - n
-        if (up or n > 1) and need <= self.rules.max_wilds:  # ace alone high = ace alone low
+        if (up or n > 1) and need <= min(self.tokens, self.rules.max_wilds):  # ace alone high
+            # is the same meld as the ace alone low
             self._add(members, need, 13 - n, run=True)
         holes = span - n
         for k, r in enumerate(ranks):
@@ -264,6 +274,8 @@ class _Hand:
     def _sets_from(self, i: int) -> None:
         """Sets whose lowest card (by code) is natural card ``i``."""
         code = self.codes[i]
+        if not self.tokens and len(self.rank_at[code % 13]) < 3:
+            return  # without wild cards a set needs three cards of the rank
         same = [j for j in self.rank_at[code % 13] if j > i]
         dupes = self.rules.set_duplicates
         if not dupes:
@@ -292,6 +304,24 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     one or two left over are charged (the cheapest); otherwise spare wilds cost their value.
     """
     h = _Hand(hand, rules, wilds, duals=need_pure)
+    cost, link = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)
+    if cost >= INF:
+        return None
+    return _build(hand, wilds, h.codes, link, cost, fill_leftover=wild_meld_free)
+
+
+def deadwood_points(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
+                    values: Sequence[int], *, need_pure: bool = False,
+                    wild_meld_free: bool = False) -> int | None:
+    """Just the points of :func:`min_deadwood` (the scoring hot path builds no melds)."""
+    h = _Hand(hand, rules, wilds, duals=need_pure)
+    cost = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)[0]
+    return None if cost >= INF else cost
+
+
+def _least_deadwood(h: _Hand, hand: Sequence[Card], wilds: WildSpec, values: Sequence[int],
+                    need_pure: bool, wild_meld_free: bool) -> tuple[int, _Link]:
+    """The search behind :func:`min_deadwood`: the least cost and the melds that give it."""
     cost_of = [0 if c in h.dual else values[c] for c in h.codes]
     token_costs = sorted(values[c.code] for c in hand if c.code in wilds.wild)
     left = [0 if wild_meld_free and k >= 3 else sum(token_costs[:k])
@@ -322,10 +352,10 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
         memo[key] = result
         return result
 
-    cost, link = best(h.full, h.tokens, False)
-    if cost >= INF:
-        return None
-    return _build(hand, wilds, h.codes, link, cost, fill_leftover=wild_meld_free)
+    alone = h.full & ~h.meldable  # cards no combination can use are deadwood outright
+    fixed = sum(cost_of[i] for i in range(len(h.codes)) if alone >> i & 1)
+    cost, link = best(h.meldable, h.tokens, False)
+    return cost + fixed, link
 
 
 def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, *,
@@ -371,7 +401,10 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
         memo[key] = found
         return found
 
-    found = find(h.full, h.tokens, 0, 0, spare)
+    alone = h.full & ~h.meldable & ~h.dual_mask  # naturals no combination can use
+    if alone.bit_count() > spare:
+        return None
+    found = find(h.full & ~alone, h.tokens, 0, 0, spare and not alone)
     if found is False:
         return None
     return _build(hand, wilds, h.codes, None if found is True else found, 0,

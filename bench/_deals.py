@@ -14,7 +14,7 @@ import _harness  # noqa: F401  (puts the repository on sys.path)
 
 from arena.cards import ALL_CARDS, JOKER_CODE, Card, deck
 from arena.melds import WildSpec
-from arena.variants.indian13 import card_values, wild_cards
+from arena.variants import indian13, three_thirteen
 
 GIN_WILDS = WildSpec(frozenset({JOKER_CODE}), self_standing=False)  # nothing is wild
 GIN_VALUES: tuple[int, ...] = (*(min(10, code % 13 + 1) for code in range(52)), 0)
@@ -47,16 +47,10 @@ def indian_deals(n: int, *, seed: int, k: int, size: int = 13) -> list[Deal]:
     for _ in range(n):
         cards = deck(decks=2, jokers=2)
         indicator = cards.pop(rng.randrange(len(cards)))
-        wilds = wild_cards(indicator)
+        wilds = indian13.wild_cards(indicator)
         deals.append(Deal(_with_wilds(rng, cards, wilds, size=size, k=k), wilds,
-                          card_values(wilds)))
+                          indian13.card_values(wilds)))
     return deals
-
-
-def three_thirteen_values(rank: int) -> list[int]:
-    """TT-12: A 1, 2-10 face value, J Q K 10, the wild rank 15, a printed joker 20."""
-    values = [15 if code % 13 + 1 == rank else min(10, code % 13 + 1) for code in range(52)]
-    return [*values, 20]
 
 
 def three_thirteen_deals(n: int, *, seed: int, k: int, size: int = 13) -> list[Deal]:
@@ -67,9 +61,9 @@ def three_thirteen_deals(n: int, *, seed: int, k: int, size: int = 13) -> list[D
     deals = []
     for _ in range(n):
         rank = rng.randrange(3, 14)
-        wilds = WildSpec.of([Card.of(rank, suit) for suit in range(4)])  # TT-8: also itself
+        wilds = three_thirteen.wild_cards(rank)  # all suits; TT-8: a wild may be itself
         deals.append(Deal(_with_wilds(rng, cards, wilds, size=size, k=k), wilds,
-                          three_thirteen_values(rank)))
+                          three_thirteen.card_values(rank)))  # TT-12: wild 15, joker 20
     return deals
 
 

@@ -12,6 +12,7 @@ import argparse
 import cProfile
 import platform
 import pstats
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -29,20 +30,37 @@ if str(ROOT) not in sys.path:
 T = TypeVar("T")
 
 
-def arguments(description: str, *, n: int, seed: int = 1) -> argparse.ArgumentParser:
-    """The options every bench script takes: ``--n``, ``--seed``, ``--profile``."""
+def arguments(description: str, *, n: int | None, seed: int = 1, repeat: bool = True,
+              profile: bool = True) -> argparse.ArgumentParser:
+    """The options of the bench scripts: ``--n``, ``--seed``, ``--repeat``, ``--profile``."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--n", type=int, default=n, help=f"inputs per category (default {n})")
+    parser.add_argument("--n", type=int, default=n,
+                        help=f"inputs per category (default {n or 'per variant'})")
     parser.add_argument("--seed", type=int, default=seed, help=f"RNG seed (default {seed})")
-    parser.add_argument("--profile", action="store_true",
-                        help="after timing, print the top 10 functions by tottime (cProfile)")
+    if repeat:
+        parser.add_argument("--repeat", type=int, default=1,
+                            help="time each call this many times and keep the fastest, "
+                                 "which filters out preemption on a busy machine (default 1)")
+    if profile:
+        parser.add_argument("--profile", action="store_true",
+                            help="after timing, print the top 10 functions by tottime")
     return parser
 
 
 def banner(title: str) -> None:
     """One line naming the run, so pasted tables say where they came from."""
     print(f"{title}: python {platform.python_version()}, {platform.machine()}, "
-          f"{date.today().isoformat()}")
+          f"{date.today().isoformat()}, commit {commit()}")
+
+
+def commit() -> str:
+    """The code measured: HEAD, marked ``+dirty`` when arena/ or bots/ have local changes."""
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+                              check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+dirty" if git("status", "--porcelain", "--", "arena", "bots") else "")
 
 
 # --------------------------------------------------------------------------- timing
@@ -54,15 +72,21 @@ def warm_up(fn: Callable[[T], object], inputs: Sequence[T], count: int = 50) -> 
         fn(item)
 
 
-def time_calls(fn: Callable[[T], Any], inputs: Iterable[T]) -> tuple[list[int], list[Any]]:
-    """Nanoseconds of each call, and what each call returned (for cross-checks)."""
+def time_calls(fn: Callable[[T], Any], inputs: Iterable[T], *,
+               repeat: int = 1) -> tuple[list[int], list[Any]]:
+    """Nanoseconds of each call (the fastest of ``repeat``), and what each call returned."""
     times: list[int] = []
     results: list[Any] = []
     clock = time.perf_counter_ns
     for item in inputs:
-        start = clock()
-        out = fn(item)
-        times.append(clock() - start)
+        best = None
+        for _ in range(max(1, repeat)):
+            start = clock()
+            out = fn(item)
+            elapsed = clock() - start
+            best = elapsed if best is None else min(best, elapsed)
+        assert best is not None
+        times.append(best)
         results.append(out)
     return times, results
 

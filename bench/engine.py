@@ -1,13 +1,14 @@
 """Time whole games in process, on one core: engine plus bots, the engine alone, greedy bots.
 
-    python bench/engine.py [--n 200] [--greedy-n 20] [--seed 1] [--variant indian13] [--profile]
+    python bench/engine.py [--n N] [--greedy-n N] [--seed 1] [--variant indian13] [--profile]
 
 (a) random vs random through the referee (``play_game``): games/s, decisions/s, us/decision.
 (b) the engine alone: ``Game.apply`` driven by an inline policy (draw the stock, discard the
     drawn card or a random card), with and without building the seat's ``View`` each decision;
     no referee, no bot, no declaration search. Round-end scoring (IND-22) is included.
 (c) greedy vs random (seats alternate): games/s.
-Game ``i`` uses seed ``--seed + i``, so every run plays the same deals.
+Game ``i`` uses seed ``--seed + i``, so every run plays the same deals. Default game counts
+are per variant (``DEFAULT_GAMES``), sized to finish in seconds.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from arena.variants import VARIANTS, find_variant
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
 GREEDY = BotSpec("greedy", "bots.greedy:GreedyBot")
 STOCK = Draw("stock")
+_now = time.perf_counter_ns
+DEFAULT_GAMES = {"indian13": (200, 20), "three_thirteen": (20, 2)}  # (--n, --greedy-n)
 
 
 @dataclass(slots=True)
@@ -126,8 +129,7 @@ def engine_alone(variant: type[Game], seeds: Sequence[int], *,
 # --------------------------------------------------------------------------- main
 
 
-_now = time.perf_counter_ns
-WARM_UP_SEEDS = range(10**9, 10**9 + 3)  # never among the timed seeds
+WARM_UP_SEEDS = range(10**9, 10**9 + 2)  # never among the timed seeds
 
 
 def warm_up(variant: type[Game], seats: int) -> None:
@@ -170,13 +172,15 @@ def profile(variant: type[Game], n: int, seed: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _harness.arguments(__doc__.splitlines()[0], n=200)
-    parser.add_argument("--greedy-n", type=int, default=20,
-                        help="games for (c), greedy vs random (default 20)")
+    parser = _harness.arguments(__doc__.splitlines()[0], n=None, repeat=False)
+    parser.add_argument("--greedy-n", type=int,
+                        help="games for (c), greedy vs random (default per variant)")
     parser.add_argument("--variant", default="indian13",
                         help="a registered variant: " + ", ".join(v.name for v in VARIANTS))
     args = parser.parse_args(argv)
     variant = find_variant(args.variant)
+    n, greedy_n = DEFAULT_GAMES.get(variant.name, (20, 2))
+    args.n, args.greedy_n = args.n or n, args.greedy_n or greedy_n
     _harness.banner(f"bench/engine.py --n {args.n} --greedy-n {args.greedy_n} "
                     f"--seed {args.seed} --variant {variant.name}")
     run(variant, args.n, args.greedy_n, args.seed)

@@ -1,6 +1,6 @@
 """Our gin-style minimum deadwood against RLCard's, on the same seeded 10-card hands.
 
-    python bench/rlcard_compare.py [--n 500] [--seed 1]
+    python bench/rlcard_compare.py [--n 500] [--seed 1] [--repeat 1]
 
 RLCard is a bench-only extra (``pip install rlcard``), never a runtime dependency. Its minimum
 deadwood is what its gin scorer computes (``scorers.get_payoff_gin_rummy_v1``): the first of
@@ -40,22 +40,23 @@ def _same(ours: Sequence[Card], theirs: Sequence[Any]) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _harness.arguments(__doc__.splitlines()[0], n=500).parse_args(argv)
+    args = _harness.arguments(__doc__.splitlines()[0], n=500, profile=False).parse_args(argv)
     try:
-        from rlcard.games.gin_rummy.utils import melding, utils
+        from rlcard.games.gin_rummy.utils import melding, utils  # type: ignore[import-untyped]
     except ImportError:
         print("rlcard is not installed; to compare, run: pip install rlcard "
               "(a bench-only extra, never a runtime dependency)")
         return 0
-    _harness.banner(f"bench/rlcard_compare.py --n {args.n} --seed {args.seed}")
+    _harness.banner(f"bench/rlcard_compare.py --n {args.n} --seed {args.seed} "
+                    f"--repeat {args.repeat}")
     ours_hands = gin_hands(args.n, seed=args.seed)
     their_hands = [to_rlcard(hand, utils) for hand in ours_hands]
     assert all(_same(a, b) for a, b in zip(ours_hands, their_hands, strict=True))
     theirs_fn = rlcard_deadwood(melding, utils)
     _harness.warm_up(gin_deadwood, ours_hands)
     _harness.warm_up(theirs_fn, their_hands)
-    ours_ns, ours = _harness.time_calls(gin_deadwood, ours_hands)
-    theirs_ns, theirs = _harness.time_calls(theirs_fn, their_hands)
+    ours_ns, ours = _harness.time_calls(gin_deadwood, ours_hands, repeat=args.repeat)
+    theirs_ns, theirs = _harness.time_calls(theirs_fn, their_hands, repeat=args.repeat)
     report(Stats.of(ours_ns), Stats.of(theirs_ns))
     check(ours_hands, ours, theirs)
     return 0

@@ -1,6 +1,6 @@
 """Time the best-arrangement solver (COM-7) on seeded random hands, by wild-card count.
 
-    python bench/solver.py [--n 500] [--seed 1] [--profile]
+    python bench/solver.py [--n 500] [--seed 1] [--repeat 1] [--profile]
 
 (a) Indian Rummy: ``loser_points`` on 13 cards (IND-22, min_deadwood with need_pure) and
     ``best_declaration`` on 14 cards (IND-17), for hands holding exactly k = 0..4 wild cards.
@@ -53,7 +53,7 @@ def verdict(stats: Stats) -> str:
     return "meets" if ok else "MISSES"
 
 
-def bench_indian(n: int, seed: int) -> None:
+def bench_indian(n: int, seed: int, repeat: int) -> None:
     rows = []
     for name, fn, size in (("loser_points", ind_points, 13),
                            ("best_declaration", ind_declaration, 14)):
@@ -61,7 +61,7 @@ def bench_indian(n: int, seed: int) -> None:
         for k in WILD_COUNTS:
             deals = indian_deals(n, seed=seed, k=k, size=size)
             _harness.warm_up(fn, deals)
-            times, results = _harness.time_calls(fn, deals)
+            times, results = _harness.time_calls(fn, deals, repeat=repeat)
             pooled += times
             stats = Stats.of(times)
             note = _found(results) if name == "best_declaration" else _mean(results, "pts")
@@ -72,21 +72,21 @@ def bench_indian(n: int, seed: int) -> None:
     _harness.show(rows, ["call", "cards", "k", "calls", *STATS_HEADERS, "result", "target"])
 
 
-def bench_three_thirteen(n: int, seed: int) -> None:
+def bench_three_thirteen(n: int, seed: int, repeat: int) -> None:
     rows = []
     for k in WILD_COUNTS:
         deals = three_thirteen_deals(n, seed=seed, k=k)
         _harness.warm_up(tt_points, deals)
-        times, results = _harness.time_calls(tt_points, deals)
+        times, results = _harness.time_calls(tt_points, deals, repeat=repeat)
         rows.append([k, len(times), *Stats.of(times).row_us(), _mean(results, "pts")])
     print("(b) Three-Thirteen scoring, min_deadwood(TT_MELDS, wild_meld_free=True), 13 cards")
     _harness.show(rows, ["k", "calls", *STATS_HEADERS, "result"])
 
 
-def bench_gin(n: int, seed: int) -> None:
+def bench_gin(n: int, seed: int, repeat: int) -> None:
     hands = gin_hands(n, seed=seed)
     _harness.warm_up(gin_deadwood, hands)
-    times, results = _harness.time_calls(gin_deadwood, hands)
+    times, results = _harness.time_calls(gin_deadwood, hands, repeat=repeat)
     print("(c) Gin-style minimum deadwood, one 52-card deck, no wilds, 10 cards")
     _harness.show([[len(times), *Stats.of(times).row_us(), _mean(results, "deadwood")]],
                   ["calls", *STATS_HEADERS, "result"])
@@ -111,10 +111,10 @@ def profile_indian(n: int, seed: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _harness.arguments(__doc__.splitlines()[0], n=500).parse_args(argv)
-    _harness.banner(f"bench/solver.py --n {args.n} --seed {args.seed}")
-    bench_indian(args.n, args.seed)
-    bench_three_thirteen(args.n, args.seed)
-    bench_gin(args.n, args.seed)
+    _harness.banner(f"bench/solver.py --n {args.n} --seed {args.seed} --repeat {args.repeat}")
+    bench_indian(args.n, args.seed, args.repeat)
+    bench_three_thirteen(args.n, args.seed, args.repeat)
+    bench_gin(args.n, args.seed, args.repeat)
     if args.profile:
         profile_indian(args.n, args.seed)
     return 0

@@ -296,3 +296,13 @@ def test_run_then_leaderboard(tmp_path: Path) -> None:
     assert board.splitlines() == lines[1:]
     again = ok("run", str(config), "--out", str(out), "--format", "csv")
     assert again.splitlines()[0] == f"cli: 2 games (0 played now) in {out / 'cli'}"
+
+
+@pytest.mark.parametrize("args", [[], ["--help"], ["run", "--help"], ["play", "--help"]])
+def test_help_exits_0(args: list[str]) -> None:
+    out = ok(*args)
+    assert "Usage:" in out
+
+
+def test_unknown_command_is_one_line() -> None:
+    assert refused("nosuch") == "No such command 'nosuch'."

@@ -353,7 +353,7 @@ def test_cli_run_games_override_not_a_multiple(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", str(write(tmp_path, BASE)), "--out", str(out),
                                  "--games", "3"])
     assert result.exit_code == 2
-    assert "format.games: expected a multiple" in result.output
+    assert "--games 3: expected a multiple" in result.output
     assert not out.exists()
 
 

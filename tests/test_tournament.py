@@ -444,6 +444,23 @@ def test_cli_run_twice_and_across_hash_seeds(tmp_path: Path) -> None:
     assert "tiny: 6 games (0 played now)" in again.stdout
 
 
+def test_cli_run_refuses_an_edited_bot_file_whose_class_comes_from_elsewhere(
+        tmp_path: Path) -> None:
+    """README: a run whose bots' source changed is refused. Here the file the config names
+    is edited so the bot plays differently, but the class is defined in a module the file
+    imports, whose source is all that gets hashed: the resume mixes the two versions."""
+    bot = tmp_path / "t_alias_bot.py"
+    bot.write_text("from bots.random_bot import RandomBot as Bot\n", encoding="utf-8")
+    path = tmp_path / "cfg.yaml"
+    path.write_text(config_text(output=tmp_path / "out", third=f"{bot}:Bot"), "utf-8")
+    assert run_cli("run", path, cwd=tmp_path).returncode == 0
+    bot.write_text("from arena.actions import Draw\nfrom bots.random_bot import RandomBot as Bot"
+                   "\n\nBot.draw = lambda self, view: Draw('stock')  # version 2\n", "utf-8")
+    again = run_cli("run", path, cwd=tmp_path)
+    assert again.returncode == 2, again.stdout
+    assert "--fresh" in again.stderr
+
+
 def test_cli_run_refuses_a_changed_config_with_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "cfg.yaml"
     path.write_text(config_text(output=tmp_path / "out"), encoding="utf-8")

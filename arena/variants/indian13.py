@@ -16,6 +16,7 @@ from arena.melds import (
     WildSpec,
     check_meld,
     complete_arrangement,
+    deadwood_points,
     min_deadwood,
 )
 from arena.options import OptionSpec, int_in, match_of, one_of, resolve_options
@@ -45,8 +46,8 @@ def card_values(wilds: WildSpec) -> list[int]:
 def loser_points(hand: Sequence[Card], wilds: WildSpec, values: Sequence[int]) -> int:
     """IND-22: cards in no group if some split has a pure sequence, else the whole hand; <= 80."""
     whole = sum(values[c.code] for c in hand)
-    best = min_deadwood(hand, IND_MELDS, wilds, values, need_pure=True)
-    return min(CAP, whole if best is None else min(best.points, whole))
+    best = deadwood_points(hand, IND_MELDS, wilds, values, need_pure=True)
+    return min(CAP, whole if best is None else min(best, whole))
 
 
 def loser_arrangement(hand: Sequence[Card], wilds: WildSpec,

@@ -17,7 +17,15 @@ from arena.actions import Play
 from arena.cards import RANKS, Card, deck
 from arena.errors import BadInput, IllegalAction
 from arena.game import Game, HandReport
-from arena.melds import TT_MELDS, Arrangement, MeldCheck, WildSpec, check_meld, min_deadwood
+from arena.melds import (
+    TT_MELDS,
+    Arrangement,
+    MeldCheck,
+    WildSpec,
+    check_meld,
+    deadwood_points,
+    min_deadwood,
+)
 from arena.options import OptionSpec, int_in, match_of, one_of, resolve_options
 from arena.view import PublicEvent, View
 
@@ -53,7 +61,9 @@ def arrangement(hand: Sequence[Card], wilds: WildSpec, values: Sequence[int]) ->
 
 def penalty(hand: Sequence[Card], wilds: WildSpec, values: Sequence[int]) -> int:
     """TT-12: what the cards outside the best melds cost; 0 when every card is in a meld."""
-    return arrangement(hand, wilds, values).points
+    points = deadwood_points(hand, TT_MELDS, wilds, values, wild_meld_free=True)
+    assert points is not None  # only ``need_pure`` can make the solver give up
+    return points
 
 
 def going_out_discard(hand: Sequence[Card], kept: Card | None, wilds: WildSpec,
