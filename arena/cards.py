@@ -68,6 +68,9 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read forgiving card text: ``10H``, ``TH``, ``th``, ``10♥``, ``JK``."""
+        canonical = _BY_TEXT.get(text)
+        if canonical is not None:
+            return canonical
         token = text.strip().upper()
         if token in ("JK", "JOKER", "*", "🃏"):
             return _BY_CODE[JOKER_CODE]
@@ -87,7 +90,7 @@ class Card:
         return self.code
 
     def __str__(self) -> str:
-        return "JK" if self.code == JOKER_CODE else RANKS[self.code % 13] + SUITS[self.code // 13]
+        return _TEXT[self.code]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -104,6 +107,8 @@ _BY_CODE: tuple[Card, ...] = tuple(object.__new__(Card) for _ in range(53))
 for _code, _card in enumerate(_BY_CODE):
     object.__setattr__(_card, "code", _code)
 Card.JOKER = _BY_CODE[JOKER_CODE]
+_TEXT: tuple[str, ...] = (*(RANKS[c % 13] + SUITS[c // 13] for c in range(52)), "JK")
+_BY_TEXT: dict[str, Card] = {text: _BY_CODE[code] for code, text in enumerate(_TEXT)}
 ALL_CARDS: tuple[Card, ...] = _BY_CODE[:52]
 
 

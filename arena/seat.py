@@ -106,6 +106,7 @@ class ProcessSeat:
         self.sent_history = 0
         self.sent_round = 0
         self.cpu_start = 0.0
+        self.cpu_checked = 0.0
 
     # ---------------------------------------------------------------- process life
 
@@ -161,11 +162,13 @@ class ProcessSeat:
 
     def _send(self, message: Mapping[str, Any]) -> bool:
         assert self.proc is not None and self.proc.stdin is not None
+        data = encode_line(message)
         try:
-            self.proc.stdin.write(encode_line(message))
-            self.proc.stdin.flush()
+            fd = self.proc.stdin.fileno()
+            while data:
+                data = data[os.write(fd, data):]
             return True
-        except (BrokenPipeError, OSError):
+        except OSError:
             return False
 
     def _read_line(self, deadline: float) -> bytes | str:
@@ -273,6 +276,10 @@ class ProcessSeat:
                 self.stale = None
             else:
                 return True
+        now = time.monotonic()
+        if now < self.cpu_checked + 0.5:  # /proc is read at most twice a second
+            return False
+        self.cpu_checked = now
         return _cpu_seconds(self.proc.pid) - self.cpu_start > self.limits.cpu_s_per_game
 
     def _drain(self) -> bool:
@@ -296,7 +303,8 @@ class ProcessSeat:
 def _cpu_seconds(pid: int) -> float:
     """User plus system CPU time of a process, from /proc (0 where unavailable)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
