@@ -366,6 +366,8 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
     With ``spare``, exactly one card is left out (the card an IND declarer sets aside); it is
     the arrangement's deadwood.
     """
+    if _lonely_cards(hand, wilds) > spare:
+        return None  # most hands end here, before any combination is listed
     h = _Hand(hand, rules, wilds, duals=True)
     all_wild = not rules.need_natural
     memo: dict[tuple[int, int, int, int, bool], _Link | bool] = {}
@@ -409,6 +411,41 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
         return None
     return _build(hand, wilds, h.codes, None if found is True else found, 0,
                   fill_leftover=all_wild)
+
+
+def _lonely_cards(hand: Sequence[Card], wilds: WildSpec) -> int:
+    """A quick lower bound on the natural cards no combination can use (0 with two wilds).
+
+    Without a wild card, a card needs two partners: the next ranks of its suit on one side,
+    or one on each side, or two more cards of its rank. With one wild card, one partner within
+    two ranks of its suit, or of its rank, is enough.
+    """
+    tokens = sum(1 for c in hand if c.code in wilds.wild)
+    if tokens >= 2:
+        return 0
+    naturals = [c.code for c in hand if c.code not in wilds.wild]
+    suits = [0, 0, 0, 0]  # bit p set when the suit has a card at position p (ace: 1 and 14)
+    ranks = [0] * 14
+    for code in naturals:
+        rank = code % 13 + 1
+        suits[code // 13] |= 1 << rank | (1 << 14 if rank == 1 else 0)
+        ranks[rank] += 1
+    lonely = 0
+    for code in naturals:
+        rank, m = code % 13 + 1, suits[code // 13]
+        if ranks[rank] >= 3 - tokens:
+            continue
+        for p in (1, 14) if rank == 1 else (rank,):
+            def has(q: int, m: int = m) -> bool:
+                return q >= 1 and bool(m >> q & 1)
+            if tokens and any(has(q) for q in (p - 2, p - 1, p + 1, p + 2)):
+                break
+            if not tokens and ((has(p + 1) and has(p + 2)) or (has(p - 1) and has(p + 1))
+                               or (has(p - 2) and has(p - 1))):
+                break
+        else:
+            lonely += 1
+    return lonely
 
 
 def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
