@@ -12,7 +12,7 @@ import hashlib
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 from math import comb
 
 MAX_TABLES = 2000
@@ -87,13 +87,25 @@ class Schedule:
     def __iter__(self) -> Iterator[Pairing]:
         for t, table in enumerate(self.tables):
             k = len(table)
+            orders = seating_orders(table)
             for g in range(self.games_per_table):
                 block, shift = divmod(g, k)
-                seats = table[shift:] + table[:shift]
+                order = orders[block % len(orders)]
+                seats = order[shift:] + order[:shift]
                 key = block if self.duplicate else g
                 yield Pairing(id=f"t{t:04d}-g{g:03d}", table=t, seats=seats,
                               seed=derive_seed(self.seed, t, key),
                               dup_set=f"t{t:04d}-d{block:03d}")
+
+
+def seating_orders(table: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The cyclic orders of a table, the given one first; a block of games plays one of them
+    in every rotation. Rotations alone balance seat positions; cycling through every order
+    also balances who sits to whose left (who takes whose discards), which rotations of one
+    order never do. A table of k seats has (k-1)! orders, each ordered pair of neighbours
+    appearing in the same number of them."""
+    first, rest = table[0], table[1:]
+    return [(first, *p) for p in permutations(rest)]
 
 
 def make_schedule(bots: Sequence[str], *, players: int, kind: str = "round-robin",

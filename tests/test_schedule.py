@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from itertools import combinations
-from math import comb
+from itertools import combinations, permutations
+from math import comb, factorial
 
 import pytest
 
@@ -68,14 +68,33 @@ def test_every_bot_sits_in_every_seat_equally_often(n: int, k: int, games: int) 
 
 
 def test_every_table_is_played_in_every_rotation() -> None:
+    # Each block of 3 games is one cyclic order in its 3 rotations; the 2 blocks play the 2
+    # cyclic orders of a 3-seat table, so all 6 seatings occur once.
     schedule = make_schedule(names(4), players=3, games_per_table=6, seed=2)
     by_table: dict[int, list[tuple[str, ...]]] = defaultdict(list)
     for p in schedule:
         by_table[p.table].append(p.seats)
     for table, seatings in by_table.items():
         base = schedule.tables[table]
-        rotations = {base[i:] + base[:i] for i in range(3)}
-        assert Counter(seatings) == dict.fromkeys(rotations, 2)
+        first = {base[i:] + base[:i] for i in range(3)}
+        assert set(seatings[:3]) == first
+        assert Counter(seatings) == dict.fromkeys(permutations(base), 1)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+def test_neighbours_are_balanced_over_all_cyclic_orders(k: int) -> None:
+    # Who sits to whose left decides whose discards a bot sees first: over (k-1)! blocks,
+    # every bot follows every other bot equally often, and sits in every seat equally often.
+    blocks = factorial(k - 1)
+    schedule = make_schedule(names(k), players=k, games_per_table=k * blocks, seed=1)
+    follows: Counter[tuple[str, str]] = Counter()
+    position: Counter[tuple[str, int]] = Counter()
+    for p in schedule:
+        for i, bot in enumerate(p.seats):
+            follows[(p.seats[i - 1], bot)] += 1
+            position[(bot, i)] += 1
+    assert len(set(follows.values())) == 1 and len(follows) == k * (k - 1)
+    assert len(set(position.values())) == 1 and len(position) == k * k
 
 
 def _blocks(schedule: Schedule) -> dict[str, list[Pairing]]:
