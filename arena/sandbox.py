@@ -1,10 +1,10 @@
 """Limits for a bot process, applied by a small wrapper before it becomes the bot.
 
-``python -m arena.sandbox --memory BYTES --files BYTES [--pids-cgroup DIR] -- CMD...`` sets the
-address-space and file-size limits, joins a pids cgroup that caps the processes the bot may
-start, drops every capability (so it cannot read other processes' memory), then executes the
-bot. Doing this in a fresh process avoids ``preexec_fn``, which is unsafe in a process with
-threads.
+``python -m arena.sandbox --memory BYTES --files BYTES [--cgroup DIR ...] -- CMD...`` sets the
+address-space and file-size limits, joins the seat's cgroups (processes capped, CPU capped at
+one core at low weight, CPU time measured for the bot and all its children), drops every
+capability (so it cannot read other processes' memory), then executes the bot. Doing this
+in a fresh process avoids ``preexec_fn``, which is unsafe in a process with threads.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import time
 import uuid
 from pathlib import Path
 
-PIDS_ROOT = Path("/sys/fs/cgroup/pids")
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_CAPBSET_DROP = 24
@@ -48,41 +47,93 @@ def drop_capabilities() -> None:
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 
-def new_pids_cgroup(limit: int) -> Path | None:
-    """A fresh pids cgroup allowing ``limit`` processes, or None where cgroups are closed."""
-    if not (PIDS_ROOT / "cgroup.procs").exists():
-        return None
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CPU_QUOTA_US = 100_000  # per 100 ms period: a bot and all its children share one core at most
+CPU_SHARES = 256  # a quarter of the default weight: the referee wins when cores are scarce
+
+
+def new_seat_cgroups(processes: int) -> list[Path]:
+    """Fresh cgroups for one bot process: pids (caps its processes), cpu (caps it and its
+    children at one core, at low weight) and cpuacct (measures them all). Empty where the
+    cgroup file system is closed. Groups left by a referee that died are reaped first."""
+    reap_orphan_cgroups()
+    name = f"r{os.getpid()}-{uuid.uuid4().hex[:10]}"  # r<referee pid>-<random>
+    made = []
+    for controller, settings in (("pids", {"pids.max": str(processes)}),
+                                 ("cpu", {"cpu.cfs_period_us": "100000",
+                                          "cpu.cfs_quota_us": str(CPU_QUOTA_US),
+                                          "cpu.shares": str(CPU_SHARES)}),
+                                 ("cpuacct", {})):
+        group = CGROUP_ROOT / controller / "rummy-arena" / name
+        try:
+            group.mkdir(parents=True)
+            for key, value in settings.items():
+                (group / key).write_text(value)
+        except OSError:
+            continue
+        made.append(group)
+    return made
+
+
+def cgroup_cpu_seconds(groups: list[Path]) -> float | None:
+    """CPU time used by every process that ever ran in the seat's cpuacct group."""
+    for group in groups:
+        if group.parent.parent.name == "cpuacct":
+            try:
+                return int((group / "cpuacct.usage").read_text()) / 1e9
+            except (OSError, ValueError):
+                return None
+    return None
+
+
+def kill_cgroups(groups: list[Path]) -> None:
+    """Kill every process left in the seat's groups (a fork bomb escapes its process group),
+    then remove the groups."""
+    for group in groups:
+        for _ in range(200):
+            try:
+                pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
+            except OSError:
+                break
+            if not pids:
+                break
+            for pid in pids:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.005)
+    for group in groups:
+        for _ in range(100):  # an emptied cgroup stays busy for a moment
+            try:
+                group.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.01)
+
+
+def reap_orphan_cgroups() -> None:
+    """Remove the groups of referees that are gone (killed before they could clean up)."""
+    for controller in ("pids", "cpu", "cpuacct"):
+        base = CGROUP_ROOT / controller / "rummy-arena"
+        try:
+            groups = [g for g in base.iterdir() if g.is_dir()]
+        except OSError:
+            continue
+        for group in groups:
+            owner = group.name.partition("-")[0][1:]
+            if group.name.startswith("r") and owner.isdigit() and not _alive(int(owner)):
+                kill_cgroups([group])
+
+
+def _alive(pid: int) -> bool:
     try:
-        group = PIDS_ROOT / "rummy-arena" / uuid.uuid4().hex[:12]
-        group.mkdir(parents=True)
-        (group / "pids.max").write_text(str(limit))
-        return group
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
     except OSError:
-        return None
-
-
-def kill_cgroup(group: Path | None) -> None:
-    """Kill every process left in the cgroup (a fork bomb escapes its process group), then
-    remove it."""
-    if group is None:
-        return
-    for _ in range(200):
-        try:
-            pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
-        except OSError:
-            return
-        if not pids:
-            break
-        time.sleep(0.005)
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-    for _ in range(100):  # an emptied cgroup stays busy for a moment
-        try:
-            group.rmdir()
-            return
-        except OSError:
-            time.sleep(0.01)
+        return True
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -90,14 +141,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m arena.sandbox")
     parser.add_argument("--memory", type=int, required=True, help="address space, bytes")
     parser.add_argument("--files", type=int, required=True, help="largest file, bytes")
-    parser.add_argument("--pids-cgroup", type=Path, default=None)
+    parser.add_argument("--cgroup", type=Path, action="append", default=[],
+                        help="a cgroup to join (repeatable)")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no command to run")
-    if args.pids_cgroup is not None:
-        (args.pids_cgroup / "cgroup.procs").write_text(str(os.getpid()))
+    for group in args.cgroup:
+        (group / "cgroup.procs").write_text(str(os.getpid()))
     resource.setrlimit(resource.RLIMIT_AS, (args.memory, args.memory))
     resource.setrlimit(resource.RLIMIT_FSIZE, (args.files, args.files))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -26,7 +26,7 @@ from typing import IO, Any
 from arena.actions import Draw, Play
 from arena.bot import Bot, BotSpec, GameInfo, call_hook
 from arena.protocol import encode_line, encode_summary, encode_view, hello
-from arena.sandbox import kill_cgroup, new_pids_cgroup
+from arena.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgroups
 from arena.view import RoundSummary, View
 
 Answer = tuple[str | Draw | Play | None, str | None, float]  # (answer, fault kind, ms)
@@ -98,7 +98,7 @@ class ProcessSeat:
         self.env = dict(env or {})
         self.proc: subprocess.Popen[bytes] | None = None
         self.workdir: str | None = None
-        self.cgroup: Path | None = None
+        self.cgroups: list[Path] = []
         self.buffer = b""
         self.next_id = 0
         self.stale: float | None = None  # when an unanswered request passed its grace
@@ -112,12 +112,12 @@ class ProcessSeat:
 
     def _spawn(self) -> None:
         self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
-        self.cgroup = new_pids_cgroup(self.limits.processes)
+        self.cgroups = new_seat_cgroups(self.limits.processes)
         wrapper = [sys.executable, "-m", "arena.sandbox",
                    "--memory", str(self.limits.memory_mb << 20),
                    "--files", str(self.limits.stderr_bytes)]
-        if self.cgroup is not None:
-            wrapper += ["--pids-cgroup", str(self.cgroup)]
+        for group in self.cgroups:
+            wrapper += ["--cgroup", str(group)]
         err: IO[bytes] | int = subprocess.DEVNULL
         if self.stderr_path is not None:
             self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -137,12 +137,12 @@ class ProcessSeat:
             with contextlib.suppress(OSError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
-            kill_cgroup(self.cgroup)
+            kill_cgroups(self.cgroups)
             for pipe in (self.proc.stdin, self.proc.stdout):
                 if pipe is not None:
                     pipe.close()
         self.proc = None
-        self.cgroup = None
+        self.cgroups = []
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
@@ -225,7 +225,7 @@ class ProcessSeat:
         self.sent_history = 0
         self.launch()
         assert info is not None and self.proc is not None
-        self.cpu_start = _cpu_seconds(self.proc.pid)
+        self.cpu_start = self._cpu_used()
         deadline = time.monotonic() + self.limits.startup_ms / 1000
         if not self._send(hello(info)):
             self._kill()
@@ -280,7 +280,13 @@ class ProcessSeat:
         if now < self.cpu_checked + 0.5:  # /proc is read at most twice a second
             return False
         self.cpu_checked = now
-        return _cpu_seconds(self.proc.pid) - self.cpu_start > self.limits.cpu_s_per_game
+        return self._cpu_used() - self.cpu_start > self.limits.cpu_s_per_game
+
+    def _cpu_used(self) -> float:
+        """CPU seconds of the bot and every process it started (its cgroup), else its own."""
+        assert self.proc is not None
+        group = cgroup_cpu_seconds(self.cgroups)
+        return _cpu_seconds(self.proc.pid) if group is None else group
 
     def _drain(self) -> bool:
         """Drop late replies already waiting; True if the bot has answered since."""
