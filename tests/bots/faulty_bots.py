@@ -77,7 +77,7 @@ class IllegalDraw:
 class SlowDrawer:
     """Sleeps ``delay`` seconds in the draw decision, then asks for the discard (too late)."""
 
-    def __init__(self, delay: float = 0.05) -> None:
+    def __init__(self, delay: float = 0.3) -> None:
         self.delay = delay
 
     def draw(self, view: View) -> str:
@@ -92,7 +92,7 @@ class SlowPlayer(StockBot):
     """Draws at once, then sleeps ``delay`` seconds in the play decision and answers late
     with a discard other than the drawn card, so an applied late answer would show."""
 
-    def __init__(self, delay: float = 0.05) -> None:
+    def __init__(self, delay: float = 0.3) -> None:
         self.delay = delay
 
     def play(self, view: View) -> Play:
