@@ -19,10 +19,18 @@ from arena.cards import Card, format_cards, parse_cards
 from arena.config import load_config
 from arena.errors import ArenaError, BadInput
 from arena.game import Game
-from arena.leaderboard import render, standings
+from arena.leaderboard import (
+    head_to_head,
+    parse_anchor,
+    render,
+    render_h2h,
+    standings,
+    stored_anchor,
+)
 from arena.options import parse_option_args
 from arena.records import GameRecord, parse_logged, read_games
 from arena.referee import play_game
+from arena.sprt import Sprt, run_sprt
 from arena.tournament import run_tournament, schedule_for
 from arena.variants import VARIANTS, find_variant
 
@@ -247,7 +255,7 @@ def run(
              f"Run the same command again to resume.", 130)
     records = read_games(cfg.results_dir / "games.jsonl")
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
-    typer.echo(render(standings(records), fmt))
+    typer.echo(render(standings(records, anchor=cfg.anchor), fmt))
 
 
 @app.command()
@@ -268,12 +276,48 @@ def leaderboard(
     results: Annotated[Path, typer.Argument(help="A results folder (with games.jsonl).")],
     fmt: Annotated[str, typer.Option("--format", help="plain, github, markdown, csv, "
                                      "json or html.")] = "plain",
+    h2h: Annotated[bool, typer.Option("--h2h", help="Print the head-to-head table instead: "
+                                      "each pair's score (wins, ties half) and games.")] = False,
+    anchor: Annotated[str | None, typer.Option(help="Fix one bot's Elo, NAME=ELO (default: "
+                                               "the config's rating.anchor, else mean "
+                                               "1500).")] = None,
 ) -> None:
     """Print the leaderboard of a results folder, computed from games.jsonl alone."""
     games = results / "games.jsonl" if results.is_dir() else results
     if not games.is_file():
         raise BadInput(f"{results}: no games.jsonl here")
-    typer.echo(render(standings(read_games(games)), fmt))
+    records = read_games(games)
+    if h2h:
+        typer.echo(render_h2h(head_to_head(records), fmt))
+        return
+    fixed = parse_anchor(anchor) if anchor else stored_anchor(games.parent)
+    typer.echo(render(standings(records, anchor=fixed), fmt))
+
+
+@app.command()
+@guarded
+def sprt(
+    config: Annotated[Path, typer.Argument(help="A tournament's YAML file: variant, options "
+                                           "(players), bots, seed, workers.")],
+    candidate: Annotated[str, typer.Option(help="The bot that may be stronger (A).")],
+    baseline: Annotated[str, typer.Option(help="The bot to beat (B).")],
+    elo0: Annotated[float, typer.Option(help="H0: A is this much stronger (Elo).")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="H1: A is this much stronger (Elo).")] = 10.0,
+    alpha: Annotated[float, typer.Option(help="Risk of accepting H1 under H0.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Risk of accepting H0 under H1.")] = 0.05,
+    max_games: Annotated[int | None, typer.Option(min=1, help="Stop undecided (exit 3) "
+                                                  "after this many games.")] = None,
+    filler: Annotated[str | None, typer.Option(help="The bot in seats beyond two "
+                                               "(default: the baseline).")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes.")] = None,
+) -> None:
+    """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
+    until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
+    cfg = load_config(config, overrides={"workers": workers})
+    verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
+                       candidate=candidate, baseline=baseline, filler=filler,
+                       max_games=max_games, report=typer.echo)
+    raise typer.Exit(verdict.exit_code)
 
 
 @app.command()

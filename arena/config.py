@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shlex
 import shutil
@@ -30,7 +31,7 @@ FORMATS = ("round-robin", "gauntlet")
 POLICIES = ("safe_action", "random_legal")
 ISOLATION = ("process", "inprocess")
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
-            "limits", "workers", "seed", "output")
+            "limits", "workers", "seed", "output", "rating")
 BOT_KEYS = ("name", "module", "command", "params")
 LIMIT_KEYS = ("memory_mb", "cpu_s_per_game", "processes", "line_bytes", "startup_ms",
               "grace_ms", "stderr_bytes")
@@ -63,6 +64,7 @@ class Config:
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     seed: int = 1
     output: Path = Path("results")
+    anchor: tuple[str, float] | None = None  # rating: {anchor: {bot: elo}}; None: mean 1500
 
     @property
     def game(self) -> type[Game]:
@@ -209,7 +211,7 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
     config = Config(name=name, variant=game.name, options=options, bots=bots, format=fmt,
                     clock=clock, faults=faults, isolation=isolation, limits=limits,
                     workers=workers, seed=seed,
-                    output=Path(output))
+                    output=Path(output), anchor=_rating(raw.get("rating", {}), where, bots))
     if config.games_per_table % config.players:
         expected = (f"expected a multiple of the table size {config.players}, so every bot "
                     "sits in every seat equally often")
@@ -326,6 +328,26 @@ def _format(raw: Any, where: _Where, bots: tuple[BotSpec, ...], players: int) ->
         raise where.error(("bots",), f"expected at least {players} bots for "
                                      f"{players}-seat tables, got {len(bots)}")
     return Format(type=kind, candidate=candidate, games=games, duplicate=duplicate)
+
+
+def _rating(raw: Any, where: _Where, bots: tuple[BotSpec, ...]) -> tuple[str, float] | None:
+    """``rating: {anchor: {random: 1000}}``: fix one bot's Elo instead of the mean's."""
+    if not isinstance(raw, dict):
+        raise where.error(("rating",), "expected a mapping such as {anchor: {random: 1000}}")
+    _check_keys(raw, ("anchor",), ("rating",), where)
+    anchor = raw.get("anchor")
+    if anchor is None:
+        return None
+    names = [b.name for b in bots]
+    if not isinstance(anchor, dict) or len(anchor) != 1:
+        raise where.error(("rating", "anchor"), "expected one bot and its Elo, "
+                                                "e.g. {random: 1000}")
+    (name, elo), = anchor.items()
+    if name not in names:
+        raise where.error(("rating", "anchor", name), f"expected one of the bots: {names}")
+    if not isinstance(elo, int | float) or isinstance(elo, bool) or not math.isfinite(elo):
+        raise where.error(("rating", "anchor", name), f"expected an Elo number, got {elo!r}")
+    return str(name), float(elo)
 
 
 def _clock(raw: Any, where: _Where) -> Clock:

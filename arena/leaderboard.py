@@ -1,27 +1,37 @@
-"""The leaderboard: a pure function of ``games.jsonl``, printed in any tabulate format."""
+"""The leaderboard: a pure function of ``games.jsonl``, printed in any tabulate format.
+
+Columns and formulas are explained in ``docs/statistics.md``; the numbers come from
+:mod:`arena.ratings`.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
+import yaml
 from tabulate import tabulate
 
 from arena.errors import BadInput
-from arena.ratings import bradley_terry_elo, pairwise
+from arena.ratings import RESAMPLES, SEED, Ratings, Teams, openskill_ordinals, rate
 from arena.records import GameRecord
 
 FORMATS = ("plain", "github", "markdown", "csv", "json", "html")
 _TABULATE = {"plain": "simple", "github": "github", "markdown": "pipe", "html": "html"}
 
+Anchor = tuple[str, float]
+
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One bot's line of the leaderboard."""
+    """One bot's line of the leaderboard; a bound is None where the data cannot give one."""
 
     rank: int
     bot: str
@@ -29,52 +39,206 @@ class Standing:
     wins: float
     win_pct: float
     mean_points: float
+    points_low: float | None
+    points_high: float | None
+    vs_field: float
+    vs_field_low: float | None
+    vs_field_high: float | None
     mean_rank: float
     elo: float
+    elo_low: float | None
+    elo_high: float | None
+    openskill: float
     faults: int
+    los_next: float | None  # % likelihood of superiority over the next bot down
 
 
-def standings(records: Sequence[GameRecord]) -> list[Standing]:
-    """Totals per bot; a first place shared by n seats counts 1/n of a win for each."""
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    games: dict[str, int]
+    wins: dict[str, float]
+    rank_sum: dict[str, int]
+    faults: dict[str, int]
+
+
+def _tally(records: Sequence[GameRecord]) -> _Tally:
+    """Counts per bot; a first place shared by n seats counts 1/n of a win for each."""
     games: dict[str, int] = defaultdict(int)
     wins: dict[str, float] = defaultdict(float)
-    points: dict[str, int] = defaultdict(int)
     rank_sum: dict[str, int] = defaultdict(int)
     faults: dict[str, int] = defaultdict(int)
     for r in records:
-        firsts = sum(1 for x in r.ranks if x == 1)
-        for seat, s in enumerate(r.seats):
+        firsts = r.ranks.count(1)
+        for s, rank in zip(r.seats, r.ranks, strict=True):
             games[s.bot] += 1
-            wins[s.bot] += 1 / firsts if r.ranks[seat] == 1 else 0
-            points[s.bot] += r.totals[seat]
-            rank_sum[s.bot] += r.ranks[seat]
-            faults[s.bot] += sum(s.faults.values())
-    names = sorted(games)
-    elo = bradley_terry_elo(names, *pairwise(
-        ([s.bot for s in r.seats], r.totals) for r in records)) if names else {}
-    order = sorted(names, key=lambda b: (-elo[b], b))
-    return [Standing(rank=i + 1, bot=b, games=games[b], wins=round(wins[b], 2),
-                     win_pct=round(100 * wins[b] / games[b], 1),
-                     mean_points=round(points[b] / games[b], 2),
-                     mean_rank=round(rank_sum[b] / games[b], 2), elo=round(elo[b], 1),
-                     faults=faults[b]) for i, b in enumerate(order)]
+            rank_sum[s.bot] += rank
+            if rank == 1:
+                wins[s.bot] += 1 / firsts
+            if any(s.faults.values()):
+                faults[s.bot] += sum(s.faults.values())
+    return _Tally(games, wins, rank_sum, faults)
 
 
-HEADERS = ["rank", "bot", "games", "wins", "win %", "mean points", "mean rank", "Elo", "faults"]
+def standings(records: Sequence[GameRecord], *, anchor: Anchor | None = None,
+              teams: Teams = None, resamples: int = RESAMPLES,
+              seed: int = SEED) -> list[Standing]:
+    """The leaderboard rows, best Elo first: totals per bot, the Bradley-Terry Elo with its
+    bootstrap interval, points with theirs, openskill, and LOS over the next bot."""
+    if not records:
+        return []
+    rated = _rate(records, anchor=anchor, teams=teams, resamples=resamples, seed=seed)
+    tally = _tally(records)
+    in_order = sorted(records, key=lambda r: (r.id, r.dup_set, r.seed, r.totals))
+    ordinals = openskill_ordinals((([s.bot for s in r.seats], r.totals) for r in in_order),
+                                  teams=teams)
+    names = rated.names
+    order = sorted(range(len(names)), key=lambda i: (-rated.elo.value[i], names[i]))
+    rows = []
+    for place, i in enumerate(order):
+        bot = names[i]
+        games = tally.games[bot]
+        below = order[place + 1] if place + 1 < len(order) else None
+        rows.append(Standing(
+            rank=place + 1, bot=bot, elo=_round(rated.elo.value[i], 1) or 0.0,
+            elo_low=_round(rated.elo.low[i], 1), elo_high=_round(rated.elo.high[i], 1),
+            games=games, wins=round(tally.wins[bot], 2),
+            win_pct=round(100 * tally.wins[bot] / games, 1),
+            mean_points=_round(rated.points.value[i], 2) or 0.0,
+            points_low=_round(rated.points.low[i], 2),
+            points_high=_round(rated.points.high[i], 2),
+            vs_field=_round(rated.vs_field.value[i], 2) or 0.0,
+            vs_field_low=_round(rated.vs_field.low[i], 2),
+            vs_field_high=_round(rated.vs_field.high[i], 2),
+            mean_rank=round(tally.rank_sum[bot] / games, 2),
+            openskill=round(ordinals[bot], 2), faults=tally.faults[bot],
+            los_next=None if below is None else round(100 * rated.los(i, below), 1)))
+    return rows
+
+
+def _rate(records: Sequence[GameRecord], *, anchor: Anchor | None, **kw: Any) -> Ratings:
+    try:
+        return rate(records, anchor=anchor, **kw)
+    except KeyError as exc:
+        bots = sorted({s.bot for r in records for s in r.seats})
+        raise BadInput(f"anchor {exc.args[0]!r}: no such bot in the games; expected one of "
+                       f"{', '.join(bots)}") from None
+
+
+def _round(value: float, digits: int) -> float | None:
+    """A finite number rounded, or None (JSON has no NaN)."""
+    return round(float(value), digits) if math.isfinite(value) else None
+
+
+# ----------------------------------------------------------------------- rendering
+
+HEADERS = ["rank", "bot", "games", "wins", "win %", "mean points", "points low", "points high",
+           "vs field", "vs field low", "vs field high", "mean rank", "Elo", "Elo low",
+           "Elo high", "openskill", "faults", "LOS next %"]  # csv: one number per column
+TABLE_HEADERS = ["rank", "bot", "Elo", "95% CI", "games", "wins", "points", "95% CI",
+                 "vs field", "95% CI", "mean rank", "openskill", "faults", "LOS next"]
 
 
 def render(rows: Sequence[Standing], fmt: str = "plain") -> str:
     """The leaderboard as text in one of :data:`FORMATS`."""
-    if fmt not in FORMATS:
-        raise BadInput(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    _check_format(fmt)
     if fmt == "json":
         return json.dumps([asdict(r) for r in rows], indent=2)
-    table = [[r.rank, r.bot, r.games, r.wins, r.win_pct, r.mean_points, r.mean_rank, r.elo,
-              r.faults] for r in rows]
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(HEADERS)
-        writer.writerows(table)
-        return out.getvalue().rstrip("\n")
-    return tabulate(table, HEADERS, tablefmt=_TABULATE[fmt])
+        return _csv(HEADERS, [list(asdict(r).values()) for r in rows])
+    table = [[r.rank, r.bot, round(r.elo), _interval(r.elo_low, r.elo_high, 0), r.games,
+              r.wins, r.mean_points, _interval(r.points_low, r.points_high, 1), r.vs_field,
+              _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
+              r.faults, "" if r.los_next is None else f"{r.los_next:.1f}%"] for r in rows]
+    return tabulate(table, TABLE_HEADERS, tablefmt=_TABULATE[fmt])
+
+
+def _interval(low: float | None, high: float | None, digits: int) -> str:
+    return "" if low is None or high is None else f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise BadInput(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+def _csv(headers: Sequence[str], table: Sequence[Sequence[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(headers)
+    writer.writerows(table)
+    return out.getvalue().rstrip("\n")
+
+
+# ----------------------------------------------------------------------- head to head
+
+
+@dataclass(frozen=True, slots=True)
+class Meeting:
+    """How one bot did against another: pairwise wins with ties as halves, out of games."""
+
+    bot: str
+    opponent: str
+    score: float
+    games: int
+
+
+def head_to_head(records: Sequence[GameRecord], *, teams: Teams = None) -> list[Meeting]:
+    """Every ordered pair of bots that met, both in leaderboard (Elo) order."""
+    if not records:
+        return []
+    rated = rate(records, teams=teams, resamples=0)
+    order = sorted(range(len(rated.names)), key=lambda i: (-rated.elo.value[i],
+                                                            rated.names[i]))
+    return [Meeting(rated.names[a], rated.names[b], float(rated.score[a, b]),
+                    int(rated.meets[a, b]))
+            for a in order for b in order if a != b and rated.meets[a, b] > 0]
+
+
+def render_h2h(meetings: Sequence[Meeting], fmt: str = "plain") -> str:
+    """The head-to-head table: one line per pair for csv and json, else a matrix whose cell
+    is the row bot's score against the column bot, out of their games."""
+    _check_format(fmt)
+    if fmt == "json":
+        return json.dumps([asdict(m) for m in meetings], indent=2)
+    if fmt == "csv":
+        return _csv(["bot", "opponent", "score", "games"],
+                    [[m.bot, m.opponent, m.score, m.games] for m in meetings])
+    bots = list(dict.fromkeys(b for m in meetings for b in (m.bot, m.opponent)))
+    cells = {(m.bot, m.opponent): f"{m.score:g}/{m.games}" for m in meetings}
+    table = [[a, *(cells.get((a, b), "-" if a == b else "") for b in bots)] for a in bots]
+    return tabulate(table, ["bot", *bots], tablefmt=_TABULATE[fmt], disable_numparse=True)
+
+
+# ----------------------------------------------------------------------- the anchor
+
+
+def parse_anchor(text: str) -> Anchor:
+    """``NAME=ELO`` from the command line."""
+    name, sep, value = text.rpartition("=")
+    try:
+        elo = float(value)
+    except ValueError:
+        elo = math.nan
+    if not sep or not name or not math.isfinite(elo):
+        raise BadInput(f"--anchor {text!r}: expected NAME=ELO, e.g. random=1000")
+    return name, elo
+
+
+def stored_anchor(folder: Path) -> Anchor | None:
+    """The anchor of the config that made a results folder (its ``config.yaml``), if any."""
+    path = folder / "config.yaml"
+    if not path.is_file():
+        return None
+    try:
+        stored = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise BadInput(f"{path}: not valid YAML ({exc})") from exc
+    identity = stored.get("identity") if isinstance(stored, dict) else None
+    for holder in (stored, identity):
+        rating = holder.get("rating") if isinstance(holder, dict) else None
+        anchor = rating.get("anchor") if isinstance(rating, dict) else None
+        if isinstance(anchor, dict) and len(anchor) == 1:
+            (name, elo), = anchor.items()
+            if isinstance(elo, int | float) and not isinstance(elo, bool):
+                return str(name), float(elo)
+    return None

@@ -34,7 +34,7 @@ from rich.text import Text
 from arena.bot import BotSpec
 from arena.config import Config
 from arena.errors import BadInput
-from arena.records import drop_torn_tail, read_games
+from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.referee import Clock, FaultPolicy, Isolation, Referee, Seat, make_seat
 from arena.sandbox import harden_self
 from arena.schedule import Pairing, Schedule, make_schedule
@@ -121,9 +121,11 @@ def prepare_results(config: Config, *, fresh: bool) -> set[str]:
                            f"{', '.join(changed) or 'unknown'}); run again with --fresh "
                            "to start over, or change the name")
     folder.mkdir(parents=True, exist_ok=True)
-    stored.write_text(yaml.safe_dump({"identity_hash": config.identity_hash(),
-                                      "identity": config.identity()}, sort_keys=False),
-                      encoding="utf-8")
+    record: dict[str, Any] = {"identity_hash": config.identity_hash(),
+                              "identity": config.identity()}
+    if config.anchor is not None:  # how to rate, not which games: outside the hash
+        record["rating"] = {"anchor": {config.anchor[0]: config.anchor[1]}}
+    stored.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
     games = folder / "games.jsonl"
     drop_torn_tail(games)
     return {r.id for r in read_games(games)}
@@ -146,9 +148,7 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]
     handler = _setup_logging(config.results_dir)
-    job = _Job(config.game.name, dict(config.options), {b.name: b for b in config.bots},
-               config.clock, config.faults, config.isolation, config.limits,
-               config.results_dir / "logs")
+    job = _job_for(config, config.results_dir / "logs")
     log.info("tournament %s: %d games, %d done, %d to play on %d workers", config.name,
              len(schedule), len(done), len(pending), config.workers)
     played = 0
@@ -168,6 +168,19 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
         logging.getLogger().removeHandler(handler)
         handler.close()
     return played
+
+
+def _job_for(config: Config, logs: Path) -> _Job:
+    return _Job(config.game.name, dict(config.options), {b.name: b for b in config.bots},
+                config.clock, config.faults, config.isolation, config.limits, logs)
+
+
+def play_pairings(config: Config, pairings: list[Pairing], *, logs: Path) -> list[GameRecord]:
+    """Play pairings made outside the config's schedule (an SPRT batch) on the config's
+    workers; the records come back in the order of ``pairings``."""
+    lines = _results(_job_for(config, logs), pairings, config.workers)
+    by_id = {r.id: r for r in map(GameRecord.from_json, lines)}
+    return [by_id[p.id] for p in pairings]
 
 
 def _results(job: _Job, pending: list[Pairing], workers: int) -> Iterator[str]:

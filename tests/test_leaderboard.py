@@ -155,7 +155,9 @@ def test_json_parses_to_standings() -> None:
     parsed = json.loads(render(rows, "json"))
     assert [Standing(**r) for r in parsed] == rows
     assert set(parsed[0]) == {"rank", "bot", "games", "wins", "win_pct", "mean_points",
-                              "mean_rank", "elo", "faults"}
+                              "mean_rank", "elo", "faults", "elo_low", "elo_high",
+                              "points_low", "points_high", "vs_field", "vs_field_low",
+                              "vs_field_high", "openskill", "los_next"}
 
 
 def test_csv_has_the_header_and_one_row_per_bot() -> None:

@@ -1,0 +1,373 @@
+"""Ratings: the pairwise extraction (with teams), the Bradley-Terry fit, the bootstrap, LOS,
+openskill, head to head and the anchor; checked on games drawn from known strengths."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from openskill.models import PlackettLuce
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.config import load_config
+from arena.errors import BadInput
+from arena.leaderboard import (
+    head_to_head,
+    parse_anchor,
+    render,
+    render_h2h,
+    standings,
+    stored_anchor,
+)
+from arena.ratings import (
+    ELO_MEAN,
+    ELO_SCALE,
+    _fast_path_works,
+    bradley_terry_elo,
+    fit_strengths,
+    openskill_ordinals,
+    pairwise,
+    rate,
+    seats_of,
+)
+from arena.records import GameRecord, SeatRecord
+
+runner = CliRunner()
+EULER_GAMMA = 0.5772156649015329
+
+
+def record(bots: Sequence[str], totals: Sequence[int], *, gid: str = "g",
+           dup_set: str = "") -> GameRecord:
+    seats = tuple(SeatRecord(bot=b, faults={}, decisions=1, time_mean_ms=1.0,
+                             time_p95_ms=1.0, time_max_ms=1.0) for b in bots)
+    ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
+    return GameRecord(schema=1, id=gid, variant="indian13/v1", options={}, seed=1, seats=seats,
+                      actions=(), rounds=(), totals=tuple(totals),
+                      ranks=ranks, termination="normal", dup_set=dup_set)
+
+
+def plackett_luce_league(rng: np.random.Generator, elo: Sequence[float] | np.ndarray, *,
+                         sets: int, seats: int = 4, duplicate: bool = True
+                         ) -> list[GameRecord]:
+    """Duplicate sets at random tables; a seat's total is -Elo plus Gumbel noise of scale
+    400 / ln 10, so finishing orders follow Plackett-Luce and every pair Bradley-Terry with
+    these Elo (lower total wins; rounding to whole points makes rare ties)."""
+    true = np.asarray(elo, dtype=float)
+    names = [f"bot{i}" for i in range(len(true))]
+    out = []
+    for s in range(sets):
+        table = [int(x) for x in rng.choice(len(true), size=seats, replace=False)]
+        for g in range(seats):
+            order = table[g:] + table[:g]
+            totals = -true[order] + ELO_SCALE * rng.gumbel(size=seats)
+            out.append(record([names[i] for i in order], [round(x) for x in totals],
+                              gid=f"t{s:05d}-g{g}", dup_set=f"t{s:05d}" if duplicate else ""))
+    return out
+
+
+# ---------------------------------------------------------------- pairwise extraction
+
+
+def random_games(seed: int, n: int = 200) -> list[tuple[list[str], list[int]]]:
+    rng = random.Random(seed)
+    bots = ["a", "b", "c", "d", "e"]
+    games = []
+    for _ in range(n):
+        k = rng.choice([2, 3, 4])
+        games.append(([rng.choice(bots) for _ in range(k)],  # repeats happen: never compared
+                      [rng.choice([0, 5, 5, 10, 20]) for _ in range(k)]))
+    return games
+
+
+def as_records(games: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[GameRecord]:
+    return [record(b, t, gid=f"g{i:04d}") for i, (b, t) in enumerate(games)]
+
+
+def test_array_extraction_matches_the_plain_pairwise_count() -> None:
+    games = random_games(1)
+    wins, meets = pairwise(games)
+    rated = rate(as_records(games), resamples=0)
+    for i, a in enumerate(rated.names):
+        for j, b in enumerate(rated.names):
+            assert rated.score[i, j] == wins.get((a, b), 0.0)
+            assert rated.meets[i, j] == meets.get((a, b), 0)
+
+
+def test_partners_are_not_compared_and_share_the_team_result() -> None:
+    # teams (0, 1, 0, 1): a and c against b and d; team means 15 and 7.5, so b and d win
+    game = (["a", "b", "c", "d"], [0, 10, 30, 5])
+    wins, meets = pairwise([game], teams=(0, 1, 0, 1))
+    assert ("a", "c") not in meets and ("b", "d") not in meets
+    assert wins[("b", "a")] == wins[("b", "c")] == wins[("d", "a")] == wins[("d", "c")] == 1.0
+    assert wins[("a", "b")] == wins[("c", "d")] == 0.0
+    assert sum(meets.values()) == 8  # four cross pairs, both directions
+    rated = rate([record(*game)], teams=(0, 1, 0, 1), resamples=0)
+    index = {b: i for i, b in enumerate(rated.names)}
+    assert rated.meets[index["a"], index["c"]] == 0
+    assert rated.score[index["d"], index["a"]] == 1.0
+    with pytest.raises(ValueError, match="team map of 4 seats for 3-seat"):
+        seats_of([record(["a", "b", "c"], [1, 2, 3])], teams=(0, 1, 0, 1))
+
+
+def test_teams_match_the_plain_count_on_random_games() -> None:
+    rng = random.Random(4)
+    games = [([rng.choice("abcdef") for _ in range(4)], [rng.choice([0, 3, 8]) for _ in range(4)])
+             for _ in range(300)]
+    wins, meets = pairwise(games, teams=(0, 1, 0, 1))
+    rated = rate(as_records(games), teams=(0, 1, 0, 1), resamples=0)
+    for i, a in enumerate(rated.names):
+        for j, b in enumerate(rated.names):
+            assert rated.score[i, j] == wins.get((a, b), 0.0)
+            assert rated.meets[i, j] == meets.get((a, b), 0)
+
+
+def test_units_are_duplicate_sets_when_present() -> None:
+    records = [record(["a", "b"], [0, 1], gid=f"g{i}", dup_set=f"d{i // 2}") for i in range(6)]
+    assert seats_of(records).units == 3
+    assert seats_of([record(["a", "b"], [0, 1], gid=f"g{i}") for i in range(6)]).units == 6
+
+
+# ---------------------------------------------------------------- the fit
+
+
+def test_fit_solves_the_likelihood_equations() -> None:
+    """At the maximum, each bot's score (plus its virtual half) equals its expected score."""
+    games = random_games(2)
+    rated = rate(as_records(games), resamples=0)
+    theta = (rated.elo.value - ELO_MEAN) / ELO_SCALE
+    theta_fit = fit_strengths(rated.score.sum(axis=1), rated.meets)[0]
+    assert np.allclose(theta - theta.mean(), theta_fit - theta_fit.mean(), atol=1e-9)
+    p = 1 / (1 + np.exp(-(theta_fit[:, None] - theta_fit[None, :])))
+    expected = (rated.meets * p).sum(axis=1) + 1 / (1 + np.exp(-theta_fit))
+    assert np.allclose(rated.score.sum(axis=1) + 0.5, expected, atol=1e-8)
+
+
+def test_two_bots_have_the_closed_form_gap() -> None:
+    """Without other opponents the fit is the logit of the score, up to the virtual ties."""
+    wins, meets = pairwise([(["a", "b"], [0, 10])] * 300 + [(["b", "a"], [0, 10])] * 100)
+    elo = bradley_terry_elo(["a", "b"], wins, meets)
+    assert elo["a"] - elo["b"] == pytest.approx(ELO_SCALE * math.log(3), rel=0.01)
+
+
+def test_extreme_records_stay_finite_and_ordered() -> None:
+    records = [record(["a", "b", "c"], [0, 10, 20], gid=str(i)) for i in range(500)]
+    rows = {r.bot: r for r in standings(records, resamples=50)}
+    assert rows["a"].elo > rows["b"].elo > rows["c"].elo
+    assert all(math.isfinite(r.elo) and r.elo_low is not None for r in rows.values())
+
+
+def test_results_do_not_depend_on_record_order() -> None:
+    records = plackett_luce_league(np.random.default_rng(3), [0, 50, 120, 200], sets=80)
+    first = rate(records, resamples=100)
+    shuffled = records[:]
+    random.Random(1).shuffle(shuffled)
+    second = rate(shuffled, resamples=100)
+    for a, b in ((first.elo, second.elo), (first.points, second.points),
+                 (first.vs_field, second.vs_field)):
+        assert np.array_equal(a.value, b.value)
+        assert np.array_equal(a.low, b.low) and np.array_equal(a.high, b.high)
+    assert standings(records) == standings(shuffled)
+
+
+def test_the_bootstrap_is_seeded() -> None:
+    records = plackett_luce_league(np.random.default_rng(4), [0, 100, 200], sets=40, seats=3)
+    assert np.array_equal(rate(records, seed=5).elo.low, rate(records, seed=5).elo.low)
+    assert not np.array_equal(rate(records, seed=5).elo.low, rate(records, seed=6).elo.low)
+
+
+def test_an_anchor_shifts_every_rating_and_fixes_its_bot() -> None:
+    records = plackett_luce_league(np.random.default_rng(5), [0, 100, 300], sets=60, seats=2)
+    free = rate(records, resamples=100)
+    fixed = rate(records, anchor=("bot0", 1000.0), resamples=100)
+    shift = fixed.elo.value - free.elo.value
+    assert fixed.elo.value[0] == 1000.0
+    assert np.allclose(shift, shift[0])
+    assert fixed.elo.low[0] == fixed.elo.high[0] == 1000.0  # the reference has no spread
+    assert fixed.los(2, 1) == pytest.approx(free.los(2, 1), abs=0.02)
+    with pytest.raises(BadInput, match="anchor 'nobody'"):
+        standings(records, anchor=("nobody", 1000.0))
+
+
+def test_los_is_a_probability_that_follows_the_gap() -> None:
+    records = plackett_luce_league(np.random.default_rng(6), [0, 10, 300], sets=80, seats=3)
+    rows = standings(records)
+    assert rows[0].bot == "bot2"
+    assert rows[0].los_next is not None and rows[0].los_next > 99.9  # 300 Elo clear
+    assert rows[1].los_next is not None and 50 <= rows[1].los_next < 99  # 10 Elo: unsure
+    assert rows[2].los_next is None
+
+
+# ---------------------------------------------------------------- simulation
+
+
+def test_the_fit_recovers_known_strengths() -> None:
+    true = [-300, -150, -60, 0, 40, 120, 210, 400]
+    records = plackett_luce_league(np.random.default_rng(7), true, sets=2500)
+    rated = rate(records, resamples=100)
+    centred = np.array(true) - np.mean(true) + ELO_MEAN
+    assert np.argsort(rated.elo.value).tolist() == list(range(8))
+    assert np.abs(rated.elo.value - centred).max() < 20
+    assert ((rated.elo.low <= centred) & (centred <= rated.elo.high)).mean() >= 0.75
+
+
+def test_bootstrap_intervals_cover_the_truth_about_95_percent() -> None:
+    """Elo, mean points and vs-field intervals over repeated leagues of known strength."""
+    true = np.array([-250.0, -150, -50, 0, 100, 350])
+    rng = np.random.default_rng(11)
+    centred = true - true.mean() + ELO_MEAN
+    points = -true + ELO_SCALE * EULER_GAMMA  # the mean of -Elo + Gumbel noise
+    others = (true.sum() - true) / 5  # a 4-seat table holds a bot and 3 of the 5 others
+    vs_field = -(true - (true + 3 * others) / 4)
+    hits: dict[str, list[bool]] = {"elo": [], "points": [], "vs field": []}
+    for repeat in range(150):
+        rated = rate(plackett_luce_league(rng, true, sets=60), resamples=200, seed=repeat)
+        for name, estimate, truth in (("elo", rated.elo, centred),
+                                      ("points", rated.points, points),
+                                      ("vs field", rated.vs_field, vs_field)):
+            hits[name] += ((estimate.low <= truth) & (truth <= estimate.high)).tolist()
+    for name, hit in hits.items():
+        assert 0.90 <= np.mean(hit) <= 0.985, (name, np.mean(hit))
+
+
+# ---------------------------------------------------------------- openskill
+
+
+def test_openskill_fast_path_equals_the_public_rate() -> None:
+    assert _fast_path_works()
+    games = [(b, t) for b, t in random_games(9, 300) if len(set(b)) == len(b)]
+    model = PlackettLuce()
+    ratings = {b: model.rating(name=b) for b in "abcde"}
+    for bots, totals in games:
+        new = model.rate([[ratings[b]] for b in bots], ranks=[float(t) for t in totals])
+        for b, team in zip(bots, new, strict=True):
+            ratings[b] = team[0]
+    expected = {b: r.ordinal() for b, r in ratings.items()}
+    got = openskill_ordinals(games)
+    assert got == pytest.approx(expected, abs=1e-9)
+
+
+def test_openskill_orders_known_strengths() -> None:
+    records = plackett_luce_league(np.random.default_rng(8), [0, 150, 300, 450], sets=300)
+    rows = standings(records)
+    assert [r.bot for r in rows] == ["bot3", "bot2", "bot1", "bot0"]
+    assert [r.openskill for r in rows] == sorted((r.openskill for r in rows), reverse=True)
+
+
+# ---------------------------------------------------------------- head to head, anchor, CLI
+
+
+def league_folder(tmp_path: Path, config: str | None = None) -> Path:
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    records = plackett_luce_league(np.random.default_rng(9), [0, 100, 250], sets=40, seats=2)
+    (folder / "games.jsonl").write_text("".join(r.to_json() + "\n" for r in records), "utf-8")
+    if config is not None:
+        (folder / "config.yaml").write_text(config, "utf-8")
+    return folder
+
+
+def test_head_to_head_counts_each_pair() -> None:
+    records = [record(["a", "b"], [0, 5], gid="1"), record(["b", "a"], [0, 5], gid="2"),
+               record(["a", "b", "c"], [3, 3, 9], gid="3")]
+    meetings = {(m.bot, m.opponent): (m.score, m.games) for m in head_to_head(records)}
+    assert meetings[("a", "b")] == (1.5, 3) and meetings[("b", "a")] == (1.5, 3)
+    assert meetings[("a", "c")] == (1.0, 1) and meetings[("c", "b")] == (0.0, 1)
+    text = render_h2h(head_to_head(records), "github")
+    assert "1.5/3" in text and text.startswith("| bot")
+
+
+def test_cli_h2h_in_every_format(tmp_path: Path) -> None:
+    folder = league_folder(tmp_path)
+    plain = runner.invoke(app, ["leaderboard", str(folder), "--h2h"])
+    assert plain.exit_code == 0, plain.output
+    assert plain.output.splitlines()[0].split() == ["bot", "bot2", "bot1", "bot0"]
+    for fmt in ("github", "markdown", "csv", "json", "html"):
+        result = runner.invoke(app, ["leaderboard", str(folder), "--h2h", "--format", fmt])
+        assert result.exit_code == 0, result.output
+        assert "bot2" in result.output
+
+
+def test_cli_anchor_from_the_option_and_from_the_stored_config(tmp_path: Path) -> None:
+    folder = league_folder(tmp_path, yaml.safe_dump({
+        "identity_hash": "x", "identity": {}, "rating": {"anchor": {"bot0": 1000}}}))
+    assert stored_anchor(folder) == ("bot0", 1000.0)
+    stored = runner.invoke(app, ["leaderboard", str(folder), "--format", "json"])
+    assert stored.exit_code == 0, stored.output
+    assert "1000.0" in stored.output
+    given = runner.invoke(app, ["leaderboard", str(folder), "--format", "csv",
+                                "--anchor", "bot1=2000"])
+    assert given.exit_code == 0, given.output
+    table = list(csv.DictReader(io.StringIO(given.output)))
+    assert {r["bot"]: r["Elo"] for r in table}["bot1"] == "2000.0"
+    bad = runner.invoke(app, ["leaderboard", str(folder), "--anchor", "nobody=5"])
+    assert bad.exit_code == 2 and bad.output.startswith("arena: error: anchor 'nobody'")
+    for text in ("bot1", "bot1=x", "=5"):
+        with pytest.raises(BadInput, match="expected NAME=ELO"):
+            parse_anchor(text)
+
+
+def test_stored_anchor_inside_the_identity_is_read_too(tmp_path: Path) -> None:
+    folder = league_folder(tmp_path, yaml.safe_dump({"identity": {
+        "rating": {"anchor": {"bot2": 1800.5}}}}))
+    assert stored_anchor(folder) == ("bot2", 1800.5)
+    assert stored_anchor(tmp_path) is None
+
+
+CONFIG = """\
+name: anchored
+variant: indian13
+options: {players: 2}
+bots:
+  - {name: greedy, module: "bots.greedy:GreedyBot"}
+  - {name: random, module: "bots.random_bot:RandomBot"}
+"""
+
+
+def test_config_rating_anchor(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(CONFIG + "rating: {anchor: {random: 1000}}\n", "utf-8")
+    assert load_config(path).anchor == ("random", 1000.0)
+    path.write_text(CONFIG, "utf-8")
+    assert load_config(path).anchor is None
+    for bad, message in (("rating: {anchor: {nobody: 1000}}", "rating.anchor.nobody: expected "
+                                                              "one of the bots"),
+                         ("rating: {anchor: {random: high}}", "expected an Elo number"),
+                         ("rating: {anchor: {random: 1, greedy: 2}}", "expected one bot"),
+                         ("rating: {scale: 400}", "rating.scale: unknown key"),
+                         ("rating: 1000", "rating: expected a mapping")):
+        path.write_text(CONFIG + bad + "\n", "utf-8")
+        with pytest.raises(BadInput, match=message):
+            load_config(path)
+
+
+def test_the_table_shows_intervals_and_los() -> None:
+    records = plackett_luce_league(np.random.default_rng(10), [0, 60, 200], sets=30, seats=2)
+    text = render(standings(records), "plain")
+    head = text.splitlines()[0]
+    for column in ("Elo", "95% CI", "points", "vs field", "openskill", "LOS next"):
+        assert column in head
+    assert "%" in text.splitlines()[2]
+
+
+def test_run_keeps_the_anchor_for_the_leaderboard(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(CONFIG + f"isolation: inprocess\nworkers: 1\noutput: {tmp_path / 'out'}\n"
+                    "rating: {anchor: {random: 1000}}\n", "utf-8")
+    run = runner.invoke(app, ["run", str(path), "--format", "json"])
+    assert run.exit_code == 0, run.output
+    folder = tmp_path / "out" / "anchored"
+    assert stored_anchor(folder) == ("random", 1000.0)
+    board = runner.invoke(app, ["leaderboard", str(folder), "--format", "json"])
+    assert board.exit_code == 0, board.output
+    elo = {r["bot"]: r["elo"] for r in json.loads(board.output)}
+    assert elo["random"] == 1000.0 and elo["greedy"] > 1000.0
+    assert json.loads(run.output.split("\n", 1)[1]) == json.loads(board.output)

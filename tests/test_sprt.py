@@ -1,0 +1,295 @@
+"""The SPRT: its formulas, the set score, the pairings, error rates on simulated sets drawn
+from known strengths, and `arena sprt` on real games."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.errors import BadInput
+from arena.ratings import ELO_SCALE
+from arena.records import GameRecord, SeatRecord
+from arena.sprt import (
+    MIN_SETS,
+    Scores,
+    Sprt,
+    decision,
+    elo_estimate,
+    elo_of,
+    expected_score,
+    llr,
+    set_score,
+    sprt_pairings,
+)
+
+runner = CliRunner()
+
+
+def record(bots: list[str], totals: list[int], gid: str = "g") -> GameRecord:
+    seats = tuple(SeatRecord(bot=b, faults={}, decisions=1, time_mean_ms=0.0, time_p95_ms=0.0,
+                             time_max_ms=0.0) for b in bots)
+    ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
+    return GameRecord(schema=1, id=gid, variant="indian13/v1", options={}, seed=1, seats=seats,
+                      actions=(), rounds=(), totals=tuple(totals), ranks=ranks,
+                      termination="normal")
+
+
+# ---------------------------------------------------------------- formulas
+
+
+def test_elo_and_expected_score_are_inverse() -> None:
+    assert expected_score(0) == 0.5
+    assert expected_score(400) == pytest.approx(10 / 11)
+    for elo in (-300.0, -10.0, 0.0, 5.0, 250.0):
+        assert elo_of(expected_score(elo)) == pytest.approx(elo)
+    # the same logistic as the leaderboard's Bradley-Terry scale
+    assert expected_score(100) == pytest.approx(1 / (1 + math.exp(-100 / ELO_SCALE)))
+
+
+def test_bounds_are_walds() -> None:
+    lower, upper = Sprt(alpha=0.05, beta=0.05).bounds
+    assert lower == pytest.approx(-math.log(19)) and upper == pytest.approx(math.log(19))
+    lower, upper = Sprt(alpha=0.05, beta=0.1).bounds
+    assert lower == pytest.approx(math.log(0.1 / 0.95))
+    assert upper == pytest.approx(math.log(0.9 / 0.05))
+
+
+@pytest.mark.parametrize(("kw", "message"), [({"elo0": 5, "elo1": 5}, "elo0 < elo1"),
+                                             ({"alpha": 0}, "--alpha 0"),
+                                             ({"beta": 0.7}, "--beta 0.7")])
+def test_bad_hypotheses_are_bad_input(kw: dict[str, float], message: str) -> None:
+    with pytest.raises(BadInput, match=message):
+        Sprt(**kw)
+
+
+def test_llr_is_the_normal_approximation_of_fishtest_and_fastchess() -> None:
+    """For 2-seat sets the set score is the pentanomial pair score; LLR_alt2 of fishtest's
+    LLRcalc.py is N (s1 - s0) (2 mu - s0 - s1) / (2 var) over the pairs."""
+    counts = {0.0: 30, 0.25: 120, 0.5: 400, 0.75: 170, 1.0: 40}
+    scores = Scores()
+    for value, count in counts.items():
+        for _ in range(count):
+            scores = scores.add(value)
+    n = sum(counts.values())
+    mu = sum(v * c for v, c in counts.items()) / n
+    var = sum(c * (v - mu) ** 2 for v, c in counts.items()) / n
+    s0, s1 = expected_score(0), expected_score(10)
+    fishtest = n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
+    assert llr(scores, Sprt(elo0=0, elo1=10)) == pytest.approx(fishtest, rel=1e-4)
+
+
+def test_identical_scores_still_decide() -> None:
+    """A candidate that wins every comparison has no sample variance; the small prior keeps
+    the LLR finite and the test decides as soon as it may."""
+    scores = Scores()
+    for _ in range(MIN_SETS - 1):
+        scores = scores.add(1.0)
+    assert decision(scores, Sprt()) is None  # not before MIN_SETS sets
+    scores = scores.add(1.0)
+    assert decision(scores, Sprt()) == "H1"
+    losing = Scores()
+    for _ in range(MIN_SETS):
+        losing = losing.add(0.0)
+    assert decision(losing, Sprt()) == "H0"
+
+
+def test_elo_estimate_brackets_the_mean() -> None:
+    scores = Scores()
+    for value in [0.5, 0.75, 0.25, 1.0, 0.5, 0.75] * 20:
+        scores = scores.add(value)
+    elo, low, high = elo_estimate(scores)
+    assert low < elo < high
+    assert elo == pytest.approx(elo_of(scores.total / scores.n), abs=0.5)
+
+
+# ---------------------------------------------------------------- set score and pairings
+
+
+def test_set_score_counts_a_against_each_b_seat() -> None:
+    games = [record(["A", "B", "B"], [0, 10, 10]),  # beats both: 2
+             record(["B", "A", "B"], [5, 5, 0]),  # ties one, loses one: 0.5
+             record(["B", "B", "A"], [3, 9, 4])]  # loses one, beats one: 1
+    assert set_score(games, "A", "B") == pytest.approx(3.5 / 6)
+    with_filler = [record(["A", "B", "F"], [10, 20, 0]), record(["F", "A", "B"], [0, 30, 20])]
+    assert set_score(with_filler, "A", "B") == 0.5  # the filler is never compared
+    with pytest.raises(ValueError, match="no game of the set"):
+        set_score([record(["A", "F"], [0, 1])], "A", "B")
+
+
+def test_pairings_deal_one_deck_per_set_in_every_rotation() -> None:
+    pairings = sprt_pairings("A", "B", players=4, seed=3, sets=range(5, 8), filler="F")
+    assert len(pairings) == 12
+    for s in range(5, 8):
+        games = [p for p in pairings if p.dup_set == f"s{s:06d}"]
+        assert len({p.seed for p in games}) == 1
+        assert [p.id for p in games] == [f"s{s:06d}-g{g}" for g in range(4)]
+        assert sorted(p.seats.index("A") for p in games) == [0, 1, 2, 3]  # every seat once
+        assert all(sorted(p.seats) == ["A", "B", "F", "F"] for p in games)
+    orders = {p.dup_set: p.seats for p in pairings if p.id.endswith("g0")}
+    assert len(set(orders.values())) == 3  # the cyclic seating orders take turns
+    assert sprt_pairings("A", "B", players=4, seed=3, sets=range(6, 7), filler="F") == \
+        pairings[4:8]  # a set's games do not depend on the batch it is in
+    defaults = sprt_pairings("A", "B", players=3, seed=3, sets=range(1))
+    assert all(sorted(p.seats) == ["A", "B", "B"] for p in defaults)
+
+
+# ---------------------------------------------------------------- simulation
+
+
+def simulated_sets(rng: np.random.Generator, elo: float, *, seats: int, sets: int,
+                   luck: float = 0.0) -> np.ndarray:
+    """Set scores of A (Elo ``elo``) against B (Elo 0) holding every other seat: totals are
+    -Elo + Gumbel noise of scale 400 / ln 10 (Plackett-Luce, so each pair is Bradley-Terry
+    with exactly that Elo), plus, with ``luck``, a deal effect per seat position shared by
+    the set's rotations (which keeps E[score] = 1/2 at elo 0 by symmetry)."""
+    strength = np.zeros(seats)
+    strength[0] = elo
+    deal = rng.normal(0, luck, size=(sets, 1, seats)) if luck else np.zeros((sets, 1, seats))
+    position = (np.arange(seats)[None, :] - np.arange(seats)[:, None]) % seats  # [game, bot]
+    totals = -strength + ELO_SCALE * rng.gumbel(size=(sets, seats, seats)) + \
+        np.take_along_axis(np.broadcast_to(deal, (sets, seats, seats)),
+                           np.broadcast_to(position, (sets, seats, seats)), axis=2)
+    a, b = totals[:, :, :1], totals[:, :, 1:]
+    result: np.ndarray = ((a < b) + 0.5 * (a == b)).mean(axis=(1, 2))
+    return result
+
+
+def test_simulated_scores_follow_the_set_score_definition() -> None:
+    rng = np.random.default_rng(1)
+    state = rng.bit_generator.state
+    scores = simulated_sets(rng, 30.0, seats=3, sets=1)
+    rng.bit_generator.state = state
+    totals = -np.array([30.0, 0, 0]) + ELO_SCALE * rng.gumbel(size=(1, 3, 3))
+    games = [record(["A", "B", "B"][g:] + ["A", "B", "B"][:g],
+                    list(np.roll(totals[0, g], -g)), f"g{g}") for g in range(3)]
+    assert scores[0] == pytest.approx(set_score(games, "A", "B"))
+
+
+def run_tests(make: Callable[[np.random.Generator, int], np.ndarray], test: Sprt, *,
+              runs: int, seed: int, limit: int = 20_000) -> dict[str, float]:
+    """Share of runs ending in each verdict; each run uses the library's decision."""
+    rng = np.random.default_rng(seed)
+    ends = {"H0": 0, "H1": 0, "inconclusive": 0}
+    sets = []
+    for _ in range(runs):
+        scores, verdict = Scores(), None
+        while verdict is None and scores.n < limit:
+            for value in make(rng, 256).tolist():
+                scores = scores.add(value)
+                verdict = decision(scores, test)
+                if verdict:
+                    break
+        ends[verdict or "inconclusive"] += 1
+        sets.append(scores.n)
+    return {**{k: v / runs for k, v in ends.items()}, "sets": float(np.mean(sets))}
+
+
+TOLERANCE = 0.025  # about 3.5 standard errors of a rate near 0.05 over 1000 runs
+
+
+@pytest.mark.parametrize(("seats", "elo1", "luck"), [(2, 40.0, 0.0), (4, 20.0, 150.0)])
+def test_false_acceptance_is_at_most_alpha(seats: int, elo1: float, luck: float) -> None:
+    test = Sprt(elo0=0, elo1=elo1, alpha=0.05, beta=0.05)
+    rates = run_tests(lambda rng, n: simulated_sets(rng, 0.0, seats=seats, sets=n, luck=luck),
+                      test, runs=1000, seed=seats)
+    assert rates["H1"] <= test.alpha + TOLERANCE, rates
+    assert rates["inconclusive"] == 0
+
+
+@pytest.mark.parametrize(("seats", "elo1"), [(2, 40.0), (4, 20.0)])
+def test_power_at_elo1_is_as_designed(seats: int, elo1: float) -> None:
+    test = Sprt(elo0=0, elo1=elo1, alpha=0.05, beta=0.05)
+    rates = run_tests(lambda rng, n: simulated_sets(rng, elo1, seats=seats, sets=n),
+                      test, runs=1000, seed=10 + seats)
+    assert rates["H1"] >= 1 - test.beta - TOLERANCE, rates
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [2, 3, 6])
+def test_error_rates_at_a_small_elo_gap(seats: int) -> None:
+    test = Sprt(elo0=0, elo1=10, alpha=0.05, beta=0.05)
+    h0 = run_tests(lambda rng, n: simulated_sets(rng, 0.0, seats=seats, sets=n, luck=100.0),
+                   test, runs=1000, seed=20 + seats)
+    h1 = run_tests(lambda rng, n: simulated_sets(rng, 10.0, seats=seats, sets=n),
+                   test, runs=1000, seed=30 + seats)
+    assert h0["H1"] <= test.alpha + TOLERANCE, h0
+    assert h1["H1"] >= 1 - test.beta - TOLERANCE, h1
+
+
+# ---------------------------------------------------------------- arena sprt
+
+
+def config(tmp_path: Path, *, workers: int = 1) -> Path:
+    path = tmp_path / "sprt.yaml"
+    path.write_text(f"""\
+name: duel
+variant: indian13
+isolation: inprocess
+options: {{players: 2}}
+bots:
+  - {{name: greedy, module: "bots.greedy:GreedyBot"}}
+  - {{name: random, module: "bots.random_bot:RandomBot"}}
+  - {{name: random-2, module: "bots.random_bot:RandomBot"}}
+workers: {workers}
+seed: 4
+output: {tmp_path / "out"}
+""", encoding="utf-8")
+    return path
+
+
+def test_cli_accepts_h1_for_a_clearly_stronger_bot(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["sprt", str(config(tmp_path)), "--candidate", "greedy",
+                                 "--baseline", "random", "--elo1", "50"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("sprt greedy vs random at 2-seat tables")
+    assert "LLR" in lines[1] and "[-2.94, +2.94]" in lines[1]
+    assert lines[-1].startswith("H1 accepted: greedy is stronger than random")
+    games = (tmp_path / "out" / "duel-sprt" / "games.jsonl").read_text("utf-8").splitlines()
+    assert len(games) == 2 * MIN_SETS  # decided at the first set allowed
+    assert {json.loads(g)["dup_set"] for g in games[:2]} == {"s000000"}
+
+
+def test_cli_accepts_h0_for_a_weaker_bot(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["sprt", str(config(tmp_path)), "--candidate", "random",
+                                 "--baseline", "greedy", "--elo1", "50"])
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines()[-1].startswith("H0 accepted")
+
+
+def test_cli_is_inconclusive_at_the_game_limit_and_same_at_any_worker_count(
+        tmp_path: Path) -> None:
+    outputs = []
+    for workers in (1, 2):
+        folder = tmp_path / f"w{workers}"
+        folder.mkdir()
+        result = runner.invoke(app, ["sprt", str(config(folder, workers=workers)),
+                                     "--candidate", "random", "--baseline", "random-2",
+                                     "--max-games", "7"])
+        assert result.exit_code == 3, result.output
+        assert result.output.splitlines()[-1].startswith("inconclusive at the game limit")
+        games = (folder / "out" / "duel-sprt" / "games.jsonl").read_text("utf-8")
+        outputs.append([(r["id"], r["totals"]) for r in map(json.loads, games.splitlines())])
+    assert len(outputs[0]) == 6  # whole sets only
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--candidate", "nobody", "--baseline", "random"], "--candidate 'nobody'"),
+    (["--candidate", "greedy", "--baseline", "greedy"], "both 'greedy'"),
+    (["--candidate", "greedy", "--baseline", "random", "--filler", "x"], "--filler 'x'"),
+    (["--candidate", "greedy", "--baseline", "random", "--max-games", "1"], "--max-games 1"),
+    (["--candidate", "greedy", "--baseline", "random", "--elo0", "5", "--elo1", "5"],
+     "elo0 < elo1"),
+])
+def test_cli_bad_input_exits_2(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["sprt", str(config(tmp_path)), *args])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("arena: error: ") and message in result.output
