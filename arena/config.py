@@ -300,12 +300,12 @@ def _limits(raw: Any, where: _Where) -> Limits:
 
 
 def _resolve_path(module: str, base: Path) -> str:
-    """A ``file.py:Class`` path is read relative to the config file."""
+    """A ``file.py:Class`` path is read relative to the config file (else to the current
+    folder) and made absolute, since bots run from a temporary folder."""
     where_, sep, cls = module.rpartition(":")
     if sep and where_.endswith(".py") and not Path(where_).is_absolute():
-        candidate = base / where_
-        if candidate.is_file() and not Path(where_).is_file():
-            return f"{candidate}:{cls}"
+        candidate = base / where_ if (base / where_).is_file() else Path(where_)
+        return f"{candidate.resolve()}:{cls}"
     return module
 
 

@@ -18,7 +18,7 @@ from arena.melds import NO_WILDS, Meld, MeldCheck, WildSpec
 from arena.options import OptionSpec, resolve_options
 from arena.view import Decision, PublicEvent, RoundSummary, TableMeld, View
 
-EndReason = Literal["declaration", "out", "draw_cap", "dead_stock", "last_player",
+EndReason = Literal["declaration", "out", "rami_sec", "draw_cap", "dead_stock", "last_player",
                     "invalid_declaration"]
 
 
@@ -71,6 +71,10 @@ class Game:
     aliases: ClassVar[tuple[str, ...]] = ()
     OPTIONS: ClassVar[tuple[OptionSpec, ...]]
     draw_rule: ClassVar[str] = "COM-8"
+    remedy: str | None = None
+    """Set by the last ``apply`` when it played a remedy instead of the answer (R51-9, MAR-8:
+    a taken discard not laid goes back and the stock is drawn); the referee counts one fault
+    and asks the seat again."""
 
     def __init__(self, *, seed: int, options: Mapping[str, Any] | None = None,
                  decks: Sequence[Sequence[Card]] = (), dealer: int | None = None) -> None:
@@ -200,19 +204,28 @@ class Game:
 
     def _draw(self, seat: int, source: Source) -> None:
         if source not in self.legal_draws():
-            raise IllegalAction(f"cannot draw from the {source} now "
-                                f"(legal: {', '.join(self.legal_draws())})", rule=self.draw_rule)
+            raise self.draw_refused(source)
         self.log.append((seat, Draw(source)))
         if source == "stock" and not self.stock and not self._reshuffle():
             self.forced_end("dead_stock")  # COM-12: the draw that finds no stock ends the round
             return
-        card = self.stock.pop() if source == "stock" else self.pile.pop()
+        card = self.stock.pop() if source == "stock" else self.take_from(source)
         if source != "stock":
             self.history.append(PublicEvent(seat, "take", (card,)))
         self.hands[seat].append(card)
         self.draws += 1
         self.turn = _Turn(drawn=card, source=source)
         self.decision = "play"
+
+    def draw_refused(self, source: Source) -> IllegalAction:
+        """Why ``source`` is not open now (variants name their own rule)."""
+        return IllegalAction(f"cannot draw from the {source} now "
+                             f"(legal: {', '.join(self.legal_draws())})", rule=self.draw_rule)
+
+    def take_from(self, source: Source) -> Card:
+        """Take the visible card a draw from ``source`` gets (the R51 tournante has its own
+        place)."""
+        return self.pile.pop()
 
     def _reshuffle(self) -> bool:
         """COM-12: all of the discard pile but its top card becomes the new stock."""

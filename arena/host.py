@@ -7,6 +7,7 @@ language. A new bot instance is made for each game; the process itself may serve
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, BinaryIO
 
@@ -61,8 +62,11 @@ def main(argv: list[str] | None = None) -> None:
     if not args:
         sys.exit("usage: python -m arena.host package.module:Class ['{json params}']")
     harden_self()
+    replies = os.fdopen(os.dup(1), "wb")  # the protocol's own copy of stdout
+    os.dup2(2, 1)  # whatever the bot prints goes to its stderr log, not into the protocol
+    sys.stdout = sys.stderr
     params = json.loads(args[1]) if len(args) > 1 else {}
-    serve(args[0], params, sys.stdin.buffer, sys.stdout.buffer)
+    serve(args[0], params, sys.stdin.buffer, replies)
 
 
 if __name__ == "__main__":

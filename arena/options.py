@@ -20,6 +20,8 @@ class OptionSpec:
     expected: str
     check: Callable[[Any], bool]
     rule: str
+    fits: Callable[[Any, Mapping[str, Any]], bool] | None = None
+    """A further check against the options resolved before it (R51 ``teams`` needs 4 players)."""
 
     def default_for(self, resolved: Mapping[str, Any]) -> Any:
         """Defaults may depend on options resolved before (R51 ``match`` on ``players``)."""
@@ -53,7 +55,7 @@ def resolve_options(variant: str, specs: tuple[OptionSpec, ...],
     resolved: dict[str, Any] = {}
     for spec in specs:
         value = given[spec.name] if spec.name in given else spec.default_for(resolved)
-        if not spec.check(value):
+        if not spec.check(value) or (spec.fits is not None and not spec.fits(value, resolved)):
             raise BadInput(f"{variant}: option {spec.name!r} = {value!r}: expected "
                            f"{spec.expected} ({spec.rule})")
         resolved[spec.name] = value

@@ -7,12 +7,14 @@ since the seat's previous request, and :class:`ViewDecoder` rebuilds the whole v
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from arena.bot import GameInfo
 from arena.cards import Card
+from arena.laying import LayingRules
 from arena.melds import WildSpec
 from arena.view import EventKind, PublicEvent, RoundSummary, TableMeld, View
 
@@ -67,7 +69,9 @@ def encode_view(view: View, since: int) -> dict[str, Any]:
         "self_standing": view.wilds.self_standing, "indicator": _text(view.indicator),
         "wild_rank": view.wild_rank, "legal_draws": list(view.legal_draws),
         "draws": view.draws, "draw_cap": view.draw_cap, "opened": list(view.opened),
-        "threshold": view.threshold,
+        "threshold": view.threshold, "tournante": _text(view.tournante),
+        "first_cycle": view.first_cycle,
+        "rules": None if view.rules is None else dataclasses.asdict(view.rules),
     }
 
 
@@ -100,7 +104,9 @@ class ViewDecoder:
             wilds=WildSpec(wild, data["self_standing"]), indicator=_card(data["indicator"]),
             wild_rank=data["wild_rank"], legal_draws=tuple(data["legal_draws"]),
             draws=data["draws"], draw_cap=data["draw_cap"], opened=tuple(data["opened"]),
-            threshold=data["threshold"])
+            threshold=data["threshold"], tournante=_card(data.get("tournante")),
+            first_cycle=bool(data.get("first_cycle", False)),
+            rules=None if data.get("rules") is None else LayingRules(**data["rules"]))
 
 
 def encode_summary(summary: RoundSummary) -> dict[str, Any]:

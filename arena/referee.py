@@ -25,7 +25,7 @@ from arena.seat import Answer, InProcessSeat, Limits, ProcessSeat, host_command
 from arena.view import RoundSummary, View
 
 log = logging.getLogger("arena.referee")
-NORMAL_ENDS = ("declaration", "out", "last_player", "invalid_declaration")
+NORMAL_ENDS = ("declaration", "out", "rami_sec", "last_player", "invalid_declaration")
 Isolation = Literal["process", "inprocess"]
 
 
@@ -144,6 +144,8 @@ class Referee:
             if action is not None:
                 try:
                     game.apply(action)
+                    if game.remedy is not None:  # R51-9, MAR-8: one fault; asked again
+                        self._fault(seat, "illegal", game.remedy)
                     return
                 except IllegalAction as exc:
                     self._fault(seat, "illegal", str(exc))
@@ -159,9 +161,15 @@ class Referee:
         except IllegalAction:
             action = game.safe_action()
             game.apply(action)
-        if isinstance(action, Draw) and not game.finished and game.to_act == seat \
-                and game.decision == "play" and game.turn.drawn is not None:
-            game.apply(Play(discard=game.turn.drawn))  # COM-10: discard the card just drawn
+        if isinstance(action, Draw) and self._owes_play(seat) and game.turn.drawn is not None:
+            game.apply(game.safe_action())  # COM-10: discard the card just drawn
+        if game.remedy is not None and self._owes_play(seat):
+            game.apply(game.safe_action())  # COM-10: then the stock card drawn in its place
+
+    def _owes_play(self, seat: int) -> bool:
+        """The same seat still has the play decision of its turn to make."""
+        game = self.game
+        return not game.finished and game.to_act == seat and game.decision == "play"
 
     def _random_action(self) -> Action:
         view = self.game.view(self.game.to_act)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -129,6 +130,7 @@ class ProcessSeat:
         if not isinstance(err, int):
             err.close()
         os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
+        os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.buffer = b""
         self.stale = None
 
@@ -160,13 +162,21 @@ class ProcessSeat:
 
     # ---------------------------------------------------------------- messages
 
-    def _send(self, message: Mapping[str, Any]) -> bool:
+    def _send(self, message: Mapping[str, Any], timeout_s: float = 2.0) -> bool:
+        """Write one message; False if the bot is gone or has not read its input in time
+        (a bot that never reads must not block the referee on a full pipe)."""
         assert self.proc is not None and self.proc.stdin is not None
         data = encode_line(message)
+        fd = self.proc.stdin.fileno()
+        deadline = time.monotonic() + timeout_s
         try:
-            fd = self.proc.stdin.fileno()
             while data:
-                data = data[os.write(fd, data):]
+                try:
+                    data = data[os.write(fd, data):]
+                except BlockingIOError:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([], [fd], [], left)[1]:
+                        return False
             return True
         except OSError:
             return False
@@ -205,10 +215,15 @@ class ProcessSeat:
                 return "unreadable"
             if not isinstance(msg, dict):
                 return "unreadable"
-            if request_id is None or msg.get("id") == request_id:
+            late = isinstance(msg.get("id"), int) and (request_id is None or
+                                                        msg["id"] < request_id)
+            if late:
+                continue  # the answer to a request already given up on: ignored
+            if request_id is None:
+                return msg if msg.get("type") == "ready" else "unreadable"
+            if msg.get("id") == request_id:
                 return msg
-            if not isinstance(msg.get("id"), int) or msg["id"] > request_id:
-                return "unreadable"
+            return "unreadable"
 
     # ---------------------------------------------------------------- the seat interface
 
@@ -239,8 +254,9 @@ class ProcessSeat:
     def ask(self, view: View, limit_ms: int) -> Answer:
         """Send the decision request and wait for its reply, at most ``limit_ms``."""
         if self.proc is None or self.proc.poll() is not None or self._overdue():
+            lost = self.proc is not None  # died, or silent past its grace: a crash
             fault = self._restart()
-            if fault is not None or self.proc is None:
+            if lost or fault is not None or self.proc is None:
                 return None, fault or "crash", 0.0
         self.next_id += 1
         rid = self.next_id
@@ -255,7 +271,7 @@ class ProcessSeat:
         reply = self._reply(rid, start + limit_ms / 1000)
         elapsed = (time.monotonic() - start) * 1000
         if isinstance(reply, str):
-            if reply == "timeout":
+            if reply == "timeout" and self.stale is None:  # grace runs from the first miss
                 self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
                 self._kill()
@@ -317,8 +333,11 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def host_command(spec: BotSpec) -> list[str]:
-    """The command that runs a Python bot under :mod:`arena.host`."""
-    cmd = [sys.executable, "-m", "arena.host", spec.target]
+    """The command that runs a Python bot under :mod:`arena.host` (from a temporary folder,
+    so a bot file's path is made absolute)."""
+    where, _, cls = spec.target.rpartition(":")
+    target = f"{Path(where).resolve()}:{cls}" if where.endswith(".py") else spec.target
+    cmd = [sys.executable, "-m", "arena.host", target]
     if spec.params:
         cmd.append(json.dumps(dict(spec.params)))
     return cmd

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from arena.actions import Source
 from arena.cards import Card
 from arena.melds import WildSpec
 
+if TYPE_CHECKING:
+    from arena.laying import LayingRules
+
 Decision = Literal["draw", "play"]
-EventKind = Literal["discard", "take", "declare", "invalid", "out", "meld", "lay", "take_back"]
+EventKind = Literal["discard", "take", "declare", "invalid", "out", "meld", "lay", "take_back",
+                    "return"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,9 @@ class View:
     draw_cap: int
     opened: tuple[bool, ...] = ()
     threshold: int | None = None
+    tournante: Card | None = None
+    first_cycle: bool = False
+    rules: LayingRules | None = None
 
     def is_wild(self, card: Card) -> bool:
         """Whether ``card`` is wild this round."""

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from arena.actions import Draw, Play
-from arena.advice import going_out_card, hand_points
+from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay
 from arena.cards import Card
 from arena.view import View
 
 
 class GreedyBot:
     """Takes the discard when it lowers the penalty, declares when it can, else sheds the
-    card whose loss leaves the lowest penalty (highest value first on ties)."""
+    card whose loss leaves the lowest penalty (highest value first on ties).
+
+    In the laying variants (R51, MAR) it lays all it can as soon as it may (going out when it
+    can), takes a discard it can lay at once (or a tournante that lowers its deadwood), and
+    sheds the card whose loss leaves the least value outside combinations."""
 
     def draw(self, view: View) -> Draw:
+        if view.rules is not None:
+            return self._laying_draw(view)
         top = view.discard_top
         if top is None or "discard" not in view.legal_draws:
             return Draw("stock")
@@ -22,6 +28,8 @@ class GreedyBot:
         return Draw("discard") if best < now else Draw("stock")
 
     def play(self, view: View) -> Play:
+        if view.rules is not None:
+            return self._laying_play(view)
         out = going_out_card(view)
         if out is not None:
             return Play(discard=out, declare=True)
@@ -43,3 +51,63 @@ class GreedyBot:
             rest.remove(card)
             out.append(hand_points(view, rest))
         return out
+
+    # ------------------------------------------------------------------ R51, MAR
+
+    def _laying_draw(self, view: View) -> Draw:
+        assert view.rules is not None
+        top = view.tournante if "tournante" in view.legal_draws else view.discard_top
+        source = "tournante" if "tournante" in view.legal_draws else "discard"
+        if top is None or source not in view.legal_draws:
+            return Draw("stock")
+        if source == "discard" and view.rules.must_lay_taken:
+            lay = suggest_lay(view, taking=top)
+            return Draw("discard" if lay is not None else "stock")
+        now = deadwood_points(view)
+        best = min(deadwood_points(view, _without([*view.hand, top], out))
+                   for out in set(view.hand))
+        return Draw(source) if best < now else Draw("stock")
+
+    def _laying_play(self, view: View) -> Play:
+        lay = suggest_lay(view)
+        rest = list(view.hand if lay is None else lay.rest)
+        costs, cards = self._shed(view, rest, keep=view.kept)
+        discard = cards[costs.index(min(costs))]
+        return Play(discard=discard) if lay is None else lay.play(discard)
+
+    def _shed(self, view: View, hand: list[Card], keep: Card | None
+              ) -> tuple[list[tuple[int, ...]], list[Card]]:
+        """For each card but ``keep``, the cost of discarding it (lowest goes): a joker last;
+        then the value left outside combinations, or before an R51 opening (where every hand
+        pays 100) the value left in them, which the opening needs; then the card's partners
+        in hand; then its value (the costlier goes, or before an R51 opening the cheaper)."""
+        rules = view.rules
+        assert rules is not None
+        opening = rules.never_opened_pays is not None and not view.opened[view.seat]
+        cards = sorted({c for c in hand if c != keep})
+        costs: list[tuple[int, ...]] = []
+        for card in cards:
+            rest = _without(hand, card)
+            dead = deadwood_points(view, rest)
+            value = rules.hand_value(card)
+            melded = sum(map(rules.hand_value, rest)) - dead
+            costs.append((card.is_joker, -melded if opening else dead,
+                          _partners(card, rest), value if opening else -value, -card.rank,
+                          card.suit))
+        return costs, cards
+
+
+def _partners(card: Card, hand: list[Card]) -> int:
+    """Cards that could join ``card`` in a combination: its rank in another suit, or its suit
+    within two ranks (the ace beside the king too)."""
+    def near(a: int, b: int) -> bool:
+        return 0 < abs(a - b) <= 2 or {a, b} in ({1, 13}, {1, 12})
+    return sum(1 for c in hand if not c.is_joker and (
+        (c.rank == card.rank and c.suit != card.suit)
+        or (c.suit == card.suit and near(c.rank, card.rank))))
+
+
+def _without(hand: list[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest

@@ -1,11 +1,15 @@
-"""A bot that picks uniformly among the legal choices, and declares only when it is valid."""
+"""A bot that picks uniformly among the legal choices, and declares only when it is valid.
+
+In the laying variants (R51, MAR) it lays whatever :func:`arena.advice.suggest_lay` offers
+(going out when it can), takes a discard only when it can lay it, and discards at random.
+"""
 
 from __future__ import annotations
 
 import random
 
 from arena.actions import Draw, Play
-from arena.advice import going_out_card
+from arena.advice import going_out_card, suggest_lay
 from arena.bot import GameInfo
 from arena.view import View
 
@@ -21,10 +25,26 @@ class RandomBot:
         self.rng = random.Random(info.seed)
 
     def draw(self, view: View) -> Draw:
+        if view.rules is not None:
+            return Draw(self.rng.choice([s for s in view.legal_draws
+                                         if s != "discard" or _can_take(view)]))
         return Draw(self.rng.choice(view.legal_draws))
 
     def play(self, view: View) -> Play:
+        if view.rules is not None:
+            lay = suggest_lay(view)
+            rest = view.hand if lay is None else lay.rest
+            discard = self.rng.choice([c for c in rest if c != view.kept])
+            return Play(discard=discard) if lay is None else lay.play(discard)
         out = going_out_card(view)
         if out is not None:
             return Play(discard=out, declare=True)
         return Play(discard=self.rng.choice(view.discardable))
+
+
+def _can_take(view: View) -> bool:
+    """R51-9, MAR-8 (Tallaj): a taken discard must be laid in the same turn."""
+    rules, top = view.rules, view.discard_top
+    if rules is None or top is None or not rules.must_lay_taken:
+        return True
+    return suggest_lay(view, taking=top) is not None

@@ -19,7 +19,7 @@ import pytest
 from conftest import all_cards
 
 from arena.actions import SOURCES, Action, Draw, Play
-from arena.advice import going_out_card
+from arena.advice import going_out_card, suggest_lay
 from arena.cards import ALL_CARDS, Card
 from arena.errors import BadInput, IllegalAction
 from arena.game import Game
@@ -69,6 +69,9 @@ def random_answer(game: Game, rng: random.Random) -> Action:
     out = _try_going_out(view) if r < 0.6 else None
     if out is not None:
         return Play(discard=out, declare=True)
+    lay = suggest_lay(view) if r < 0.5 else None  # laying variants (R51, MAR) only
+    if lay is not None:
+        return lay.play(rng.choice([c for c in lay.rest if c != view.kept]))
     if r < 0.02:  # a claim to declare / go out that is probably wrong
         return Play(discard=rng.choice(view.hand), declare=True)
     if r < 0.08:  # may be the card just taken (COM-11)
