@@ -446,6 +446,8 @@ def whole_hand(cards: Sequence[Card], rules: LayingRules, *, opened: bool = Fals
     R51-14, MAR-12, MAR-13: a player who has not opened lays only new combinations, with a
     franc tierce and a franc suite in MAR and no joker in Rummy 71 (R51-19). ``kept`` (taken
     this turn, COM-11) is never the discard."""
+    if len(cards) < 4:
+        return None  # a combination and the discard at least
     franc = rules.franc and not opened
     jokers = [c for c in cards if c.is_joker]
     if rules.joker_free_opening and not opened and jokers:

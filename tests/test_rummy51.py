@@ -880,6 +880,11 @@ def test_r51_hand_and_meld_calculators() -> None:
                                    options={"opening": 71}).valid_declaration is in_71
     rules_71 = Rummy51.laying_rules(Rummy51(seed=0, options={"opening": 71}).options)
     assert whole_hand(needs_joker, rules_71, opened=True) is not None  # R51-19: opened
+    for few in ("AS", "AS 2S 3S"):  # no combination and a discard
+        assert not Rummy51.hand_report(cards(few), wild=None, round=None,
+                                       options={}).valid_declaration
+    assert Rummy51.hand_report(cards("AS 2S 3S 9C"), wild=None, round=None,
+                               options={}).valid_declaration
     assert Rummy51.hand_report(cards("AS 2S 3S"), wild=None, round=None,
                                options={"ace_high_value": 11}).points == 16
     with pytest.raises(BadInput, match="--wild"):
