@@ -52,6 +52,8 @@ class BotSpec:
     target: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
     command: tuple[str, ...] | None = None
+    read: tuple[str, ...] = ()  # more paths the confined bot may read (docs/protocol.md)
+    write: tuple[str, ...] = ()  # paths it may write (e.g. a bot that learns across games)
 
     def make(self) -> Bot:
         """A fresh instance for one game (Python bots only)."""

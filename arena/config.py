@@ -13,7 +13,7 @@ import os
 import shlex
 import shutil
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ POLICIES = ("safe_action", "random_legal")
 ISOLATION = ("process", "inprocess")
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
             "limits", "workers", "seed", "output", "rating")
-BOT_KEYS = ("name", "module", "command", "params")
+BOT_KEYS = ("name", "module", "command", "params", "read", "write")
 LIMIT_KEYS = ("memory_mb", "cpu_s_per_game", "processes", "line_bytes", "startup_ms",
               "grace_ms", "stderr_bytes")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
@@ -62,7 +62,7 @@ class Config:
     isolation: Isolation = "process"
     limits: Limits = field(default_factory=Limits)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
-    seed: int = 1
+    seed: int | None = None  # None: drawn at random when the tournament starts (settle_seed)
     output: Path = Path("results")
     anchor: tuple[str, float] | None = None  # rating: {anchor: {bot: elo}}; None: mean 1500
 
@@ -200,7 +200,7 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
                                             where, "a number of worker processes")
     seed = over.get("seed")
     if seed is None:
-        seed = _typed(raw, "seed", int, 1, (), where, "an integer seed")
+        seed = _typed(raw, "seed", int, None, (), where, "an integer seed")
     if workers < 1:
         raise where.error(("workers",), "expected at least 1")
     output = over.get("output") or Path(_typed(raw, "output", str, "results", (), where,
@@ -238,8 +238,11 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
         if ("command" in entry) == ("module" in entry):
             raise where.error(at, "expected exactly one of module (a Python class) or "
                                   "command (a program speaking docs/protocol.md)")
+        read = _paths(entry.get("read", []), (*at, "read"), where, base)
+        write = _paths(entry.get("write", []), (*at, "write"), where, base)
         if "command" in entry:
-            specs.append(_command_bot(name, entry["command"], (*at, "command"), where, base))
+            spec = _command_bot(name, entry["command"], (*at, "command"), where, base)
+            specs.append(replace(spec, read=read, write=write))
             continue
         module = entry.get("module")
         if not isinstance(module, str):
@@ -249,7 +252,7 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise where.error((*at, "params"), "expected a mapping of keyword arguments")
-        spec = BotSpec(name, target, params)
+        spec = BotSpec(name, target, params, read=read, write=write)
         try:
             spec.make()
         except BadInput as exc:
@@ -258,6 +261,19 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
             raise where.error((*at, "params"), f"the bot failed to start: {exc}") from exc
         specs.append(spec)
     return tuple(specs)
+
+
+def _paths(raw: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> tuple[str, ...]:
+    """Existing paths a confined bot may also read or write, relative to the config."""
+    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
+        raise where.error(at, "expected a list of paths")
+    found = []
+    for i, text in enumerate(raw):
+        path = (base / text).resolve()
+        if not path.exists():
+            raise where.error((*at, i), f"no such file or folder {text!r}")
+        found.append(str(path))
+    return tuple(found)
 
 
 def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Where,

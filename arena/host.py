@@ -1,14 +1,20 @@
 """Runs a Python bot behind the JSON-lines protocol: ``python -m arena.host module:Class``.
 
 Python bots in their own process use this host, so one mechanism serves bots of every
-language. A new bot instance is made for each game; the process itself may serve many games.
+language. The process may serve many games, each played by a fresh child forked from it, so
+a bot's memory lasts one game.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
+import shutil
+import signal
 import sys
+import traceback
 from typing import Any, BinaryIO
 
 from arena.actions import Draw, Play
@@ -17,33 +23,127 @@ from arena.protocol import ViewDecoder, decode_summary, encode_line, info_of
 from arena.sandbox import harden_self
 
 
-def serve(target: str, params: dict[str, Any], stdin: BinaryIO, stdout: BinaryIO) -> None:
-    """Answer requests until the referee closes the pipe or says quit."""
+class LineReader:
+    """Lines from a file descriptor, with the unread rest at hand (a game's child process
+    hands it back to the host when the game ends)."""
+
+    def __init__(self, fd: int, buffer: bytes = b"") -> None:
+        self.fd = fd
+        self.buffer = buffer
+
+    def next(self) -> bytes | None:
+        """The next line, or None at end of input."""
+        while b"\n" not in self.buffer:
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+
+GAME_OVER, QUIT = 0, 3  # a game child's exit codes: next game, or stop serving
+
+
+def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> None:
+    """Answer requests until the referee closes the pipe or says quit. Each game is played
+    by a child forked at its ``start_game``: the bot's memory (and anything it left running
+    or on its scratch disk) ends with its game, so a duplicate deal cannot be recognised."""
     cls = load_class(target)
-    bot: Bot | None = None
-    views = ViewDecoder()
-    for raw in stdin:
+    reader = LineReader(stdin)
+    while (raw := reader.next()) is not None:
         msg = json.loads(raw)
         kind = msg.get("type")
-        if kind == "start_game":
-            bot, views = cls(**params), ViewDecoder()
-            call_hook(bot, "start_game", info_of(msg))
-            reply: dict[str, Any] | None = {"type": "ready"}
-        elif kind in ("draw", "play") and bot is not None:
-            reply = {"id": msg["id"], **_decide(bot, kind, views, msg["view"])}
-        elif kind == "end_round" and bot is not None:
-            call_hook(bot, "end_round", decode_summary(msg))
-            reply = None
-        elif kind == "end_game" and bot is not None:
-            call_hook(bot, "end_game", tuple(msg["totals"]))
-            reply = None
-        elif kind == "quit":
+        if kind == "quit":
             return
+        if kind != "start_game":
+            continue  # news of a game already over (its child is gone): nothing to do
+        handback_r, handback_w = os.pipe()
+        gc.freeze()  # the child's collections then skip (and do not copy) the host's objects
+        child = os.fork()
+        if child == 0:
+            os.close(handback_r)
+            os._exit(_child_game(cls, params, msg, reader, stdout, handback_w))
+        os.close(handback_w)
+        _, status = os.waitpid(child, 0)
+        rest = _read_waiting(handback_r)  # written before the child exited
+        if os.waitstatus_to_exitcode(status) != GAME_OVER:
+            return  # quit, end of input, or the child died: the referee sees end of file
+        reader.buffer = rest + reader.buffer
+        _forget_game()
+
+
+def _child_game(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
+                stdout: BinaryIO, handback: int) -> int:
+    """The game child's whole life: play, hand the unread input back, say how it ended."""
+    try:
+        code = play(cls, params, hello, reader, stdout)
+        os.write(handback, reader.buffer)  # at most the next start_game: fits the pipe
+    except BaseException:  # the bot failed to start: the referee counts a crash
+        traceback.print_exc()
+        code = 1
+    sys.stderr.flush()
+    return code
+
+
+def play(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
+         stdout: BinaryIO) -> int:
+    """One game, in the child: from ``start_game`` to ``end_game`` (or quit)."""
+    bot: Bot = cls(**params)
+    views = ViewDecoder()
+    call_hook(bot, "start_game", info_of(hello))
+    _send(stdout, {"type": "ready"})
+    while (raw := reader.next()) is not None:
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind in ("draw", "play"):
+            _send(stdout, {"id": msg["id"], **_decide(bot, kind, views, msg["view"])})
+        elif kind == "end_round":
+            call_hook(bot, "end_round", decode_summary(msg))
+        elif kind == "end_game":
+            call_hook(bot, "end_game", tuple(msg["totals"]))
+            return GAME_OVER
+        elif kind == "quit":
+            return QUIT
         else:
-            reply = {"error": f"unexpected message type {kind!r}"}
-        if reply is not None:
-            stdout.write(encode_line(reply))
-            stdout.flush()
+            _send(stdout, {"error": f"unexpected message type {kind!r}"})
+    return QUIT
+
+
+def _send(stdout: BinaryIO, reply: dict[str, Any]) -> None:
+    stdout.write(encode_line(reply))
+    stdout.flush()
+
+
+def _read_waiting(fd: int) -> bytes:
+    """What is in the pipe now (not up to end of file: the game's own children, if any are
+    left, still hold its other end)."""
+    os.set_blocking(fd, False)
+    data = b""
+    with contextlib.suppress(BlockingIOError):
+        while chunk := os.read(fd, 1 << 16):
+            data += chunk
+    os.close(fd)
+    return data
+
+
+def _forget_game() -> None:
+    """Confined (pid 1 of its own namespaces, working in its own /tmp): kill whatever the
+    game left running and empty the scratch folders, so the next game starts clean."""
+    if os.getpid() != 1 or os.getcwd() != "/tmp":
+        return  # not confined: the folder and the processes are not ours to clear
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)  # every other process of this namespace
+    with contextlib.suppress(ChildProcessError):
+        while True:
+            os.waitpid(-1, 0)  # reap them all (orphans are this process's children)
+    for folder in ("/tmp", "/dev/shm"):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
 
 
 def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> dict[str, Any]:
@@ -66,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     os.dup2(2, 1)  # whatever the bot prints goes to its stderr log, not into the protocol
     sys.stdout = sys.stderr
     params = json.loads(args[1]) if len(args) > 1 else {}
-    serve(args[0], params, sys.stdin.buffer, replies)
+    serve(args[0], params, sys.stdin.fileno(), replies)
 
 
 if __name__ == "__main__":

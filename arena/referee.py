@@ -8,6 +8,7 @@ actions for the rest of the game without being asked, and ranks last.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import random
@@ -15,13 +16,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from arena import confine
 from arena.actions import Action, Draw, Play, parse_action
 from arena.bot import BotSpec, GameInfo
 from arena.errors import ArenaError, BadInput, IllegalAction
 from arena.game import Game
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, action_text
 from arena.sandbox import harden_self
-from arena.seat import Answer, InProcessSeat, Limits, ProcessSeat, host_command
+from arena.seat import Answer, Confinement, InProcessSeat, Limits, ProcessSeat, host_command
 from arena.view import RoundSummary, View
 
 log = logging.getLogger("arena.referee")
@@ -71,7 +73,26 @@ def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = No
     harden_self()  # the bot may not read this process's memory (it holds every hand)
     command = list(spec.command) if spec.command is not None else host_command(spec)
     stderr = None if stderr_dir is None else stderr_dir / f"{spec.name}.stderr.log"
-    return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env())
+    return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),
+                       confinement=confinement(spec))
+
+
+def confinement(spec: BotSpec) -> Confinement | None:
+    """What the bot's confined process may read and write; None where this machine cannot
+    confine a process (a warning says so once)."""
+    why = confine.problem()
+    if why is not None:
+        _warn_unconfined(why)
+        return None
+    own = confine.command_paths(list(spec.command)) if spec.command is not None else \
+        [*confine.python_paths(), *confine.module_paths(spec.target)]
+    return Confinement(read=(*own, *spec.read), write=spec.write)
+
+
+@functools.cache
+def _warn_unconfined(why: str) -> None:
+    log.warning("bots run unconfined (%s): a bot can read your files and signal your "
+                "processes; run only bots you trust (docs/protocol.md)", why)
 
 
 @dataclass(slots=True)

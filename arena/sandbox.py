@@ -3,7 +3,8 @@
 ``python -m arena.sandbox --memory BYTES --files BYTES [--cgroup DIR ...] -- CMD...`` sets the
 address-space and file-size limits, joins the seat's cgroups (processes capped, CPU capped at
 one core at low weight, CPU time measured for the bot and all its children), drops every
-capability (so it cannot read other processes' memory), then executes the bot. Doing this
+capability (so it cannot read other processes' memory), with ``--confine`` moves into
+namespaces of its own and a read-only root (:mod:`arena.confine`), then executes the bot. Doing this
 in a fresh process avoids ``preexec_fn``, which is unsafe in a process with threads.
 """
 
@@ -143,6 +144,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--files", type=int, required=True, help="largest file, bytes")
     parser.add_argument("--cgroup", type=Path, action="append", default=[],
                         help="a cgroup to join (repeatable)")
+    parser.add_argument("--confine", action="store_true",
+                        help="own namespaces and a read-only root (arena.confine)")
+    parser.add_argument("--read", action="append", default=[], help="a path it may read")
+    parser.add_argument("--write", action="append", default=[], help="a path it may write")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -155,6 +160,13 @@ def main(argv: list[str] | None = None) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the cap, writes fail quietly
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # never outlive the referee that started it
+    if args.confine:
+        from arena.confine import ConfineError, confine
+
+        try:
+            confine(args.read, args.write)
+        except ConfineError as exc:
+            sys.exit(f"arena.sandbox: cannot confine the bot: {exc.strerror}")
     drop_capabilities()
     os.execvp(command[0], command)
 

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import select
-import selectors
 import shutil
 import signal
 import subprocess
@@ -44,6 +43,22 @@ class Limits:
     startup_ms: int = 10_000
     grace_ms: int = 1_000
     stderr_bytes: int = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Confinement:
+    """What a confined bot may see of the file system (arena.confine)."""
+
+    read: tuple[str, ...] = ()
+    write: tuple[str, ...] = ()
+
+    def arguments(self) -> list[str]:
+        """The sandbox wrapper's flags for it."""
+        args = ["--confine"]
+        for flag, paths in (("--read", self.read), ("--write", self.write)):
+            for path in paths:
+                args += [flag, path]
+        return args
 
 
 class InProcessSeat:
@@ -92,8 +107,12 @@ class ProcessSeat:
     """A bot in its own OS process, spoken to in JSON lines, under resource limits."""
 
     def __init__(self, command: Sequence[str], *, limits: Limits, stderr: Path | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None,
+                 confinement: Confinement | None = None) -> None:
         self.command = list(command)
+        self.confinement = confinement
+        self.forks_games = command[1:3] == ["-m", "arena.host"]  # a fresh child per game
+        self.played = False
         self.limits = limits
         self.stderr_path = stderr
         self.env = dict(env or {})
@@ -119,6 +138,8 @@ class ProcessSeat:
                    "--files", str(self.limits.stderr_bytes)]
         for group in self.cgroups:
             wrapper += ["--cgroup", str(group)]
+        if self.confinement is not None:
+            wrapper += self.confinement.arguments()
         err: IO[bytes] | int = subprocess.DEVNULL
         if self.stderr_path is not None:
             self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -185,21 +206,19 @@ class ProcessSeat:
         """The next reply line, or a fault kind: timeout, crash (EOF) or unreadable."""
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
-                if len(self.buffer) > self.limits.line_bytes:
-                    return "unreadable"
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > self.limits.line_bytes:
+                return "unreadable"
+            try:
+                chunk = os.read(fd, 1 << 16)  # the reply is often there already
+            except BlockingIOError:
                 left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
                     return "timeout"
-                try:
-                    chunk = os.read(fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    return "crash"
-                self.buffer += chunk
+                continue
+            if not chunk:
+                return "crash"
+            self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         return "unreadable" if len(line) > self.limits.line_bytes else line
 
@@ -228,17 +247,21 @@ class ProcessSeat:
     # ---------------------------------------------------------------- the seat interface
 
     def launch(self) -> None:
-        """Start the process if it is not running, without waiting for it (seats start in
-        parallel)."""
-        if self.proc is None or self.proc.poll() is not None:
+        """Start the process if it is not running, or if it is a command bot that has played
+        a game (its memory must end with the game, as the Python host's forked games do);
+        without waiting for it (seats start in parallel)."""
+        if self.proc is None or self.proc.poll() is not None or \
+                (self.played and not self.forks_games):
             self._kill()
             self._spawn()
+            self.played = False
 
     def start(self, info: GameInfo | None) -> str | None:
         """Start (or reuse) the process for a new game; a fault kind if it does not answer."""
         self.info = info
         self.sent_history = 0
         self.launch()
+        self.played = True
         assert info is not None and self.proc is not None
         self.cpu_start = self._cpu_used()
         deadline = time.monotonic() + self.limits.startup_ms / 1000

@@ -16,8 +16,9 @@ references and the checks of its error rates are in ``docs/statistics.md``.
 from __future__ import annotations
 
 import math
+import secrets
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.config import Config
@@ -167,13 +168,15 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
     """Play duplicate sets in parallel batches until the LLR leaves its bounds (or the game
     limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``."""
     k = _check(config, candidate, baseline, filler, max_games)
+    if config.seed is None:  # random, as in a tournament: bots must not guess the deals
+        config = replace(config, seed=secrets.randbits(63))
     folder = config.output / f"{config.name}-sprt"
     folder.mkdir(parents=True, exist_ok=True)
     lower, upper = test.bounds
     report(f"sprt {candidate} vs {baseline} at {k}-seat tables"
            f"{f' (other seats: {filler or baseline})' if k > 2 else ''}: elo0 {test.elo0:g}, "
            f"elo1 {test.elo1:g}, alpha {test.alpha:g}, beta {test.beta:g}, "
-           f"LLR bounds [{lower:.2f}, {upper:.2f}]")
+           f"LLR bounds [{lower:.2f}, {upper:.2f}], seed {config.seed}")
     scores = Scores()
     result = None
     with (folder / "games.jsonl").open("w", encoding="utf-8") as out:
@@ -218,6 +221,7 @@ def _batches(config: Config, candidate: str, baseline: str, filler: str | None,
     start = 0
     while limit is None or start < limit:
         count = per_batch if limit is None else min(per_batch, limit - start)
+        assert config.seed is not None  # settled by run_sprt
         pairings = sprt_pairings(candidate, baseline, players=k, seed=config.seed,
                                  sets=range(start, start + count), filler=filler)
         yield play_pairings(config, pairings, logs=folder / "logs")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import secrets
 import shutil
 import signal
 from collections.abc import Iterator
@@ -45,11 +46,12 @@ log = logging.getLogger("arena.tournament")
 
 
 def schedule_for(config: Config) -> Schedule:
-    """The config's schedule."""
+    """The config's schedule (its seed settled first: without one, tables are shown for 0)."""
     return make_schedule([b.name for b in config.bots], players=config.players,
                          kind=config.format.type, candidate=config.format.candidate,
                          games_per_table=config.games_per_table,
-                         duplicate=config.format.duplicate, seed=config.seed)
+                         duplicate=config.format.duplicate,
+                         seed=0 if config.seed is None else config.seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,22 +106,25 @@ def play_pairing(pairing: Pairing, job: _Job | None = None) -> str:
     return replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 
 
-def prepare_results(config: Config, *, fresh: bool) -> set[str]:
-    """Create or check the results folder; return the ids of games already played."""
+def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
+    """Create or check the results folder; return the config with its seed settled, and the
+    ids of games already played."""
     folder = config.results_dir
     stored = folder / "config.yaml"
     if fresh and folder.exists():
         for name in ("games.jsonl", "arena.log", "config.yaml"):
             (folder / name).unlink(missing_ok=True)
         shutil.rmtree(folder / "logs", ignore_errors=True)
-    if stored.exists():
-        previous = yaml.safe_load(stored.read_text(encoding="utf-8")) or {}
-        if previous.get("identity_hash") != config.identity_hash():
-            changed = [k for k, v in config.identity().items()
-                       if previous.get("identity", {}).get(k) != v]
-            raise BadInput(f"{folder}: made by a different config (changed: "
-                           f"{', '.join(changed) or 'unknown'}); run again with --fresh "
-                           "to start over, or change the name")
+    previous = (yaml.safe_load(stored.read_text(encoding="utf-8")) or {}) \
+        if stored.exists() else None
+    if config.seed is None:
+        config = settle_seed(config, previous)
+    if previous is not None and previous.get("identity_hash") != config.identity_hash():
+        changed = [k for k, v in config.identity().items()
+                   if previous.get("identity", {}).get(k) != v]
+        raise BadInput(f"{folder}: made by a different config (changed: "
+                       f"{', '.join(changed) or 'unknown'}); run again with --fresh "
+                       "to start over, or change the name")
     folder.mkdir(parents=True, exist_ok=True)
     record: dict[str, Any] = {"identity_hash": config.identity_hash(),
                               "identity": config.identity()}
@@ -128,7 +133,17 @@ def prepare_results(config: Config, *, fresh: bool) -> set[str]:
     stored.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
     games = folder / "games.jsonl"
     drop_torn_tail(games)
-    return {r.id for r in read_games(games)}
+    return config, {r.id for r in read_games(games)}
+
+
+def settle_seed(config: Config, previous: dict[str, Any] | None) -> Config:
+    """A config without a seed resumes with the stored one, else draws a random 63-bit seed:
+    a seed the bots could guess would let them rebuild every deal (docs/protocol.md)."""
+    if previous is not None:
+        kept = replace(config, seed=previous.get("identity", {}).get("seed"))
+        if kept.identity_hash() == previous.get("identity_hash"):
+            return kept
+    return replace(config, seed=secrets.randbits(63))
 
 
 def _setup_logging(folder: Path) -> logging.Handler:
@@ -144,7 +159,7 @@ def _setup_logging(folder: Path) -> logging.Handler:
 
 def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True) -> int:
     """Play every pending game of the config; return how many were played now."""
-    done = prepare_results(config, fresh=fresh)
+    config, done = prepare_results(config, fresh=fresh)
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]
     handler = _setup_logging(config.results_dir)

@@ -6,8 +6,8 @@ counted against their own seat under the right kind while the game goes on; limi
 JavaScript; the fault policies; and the size of the protocol's messages.
 
 The tests marked slow (a 90-game tournament of every hostile bot, and others) run only with
-``-m slow``. docs/protocol.md ("Known gaps") lists the tests that fail until the referee
-keeps its contract.
+``-m slow``. The confinement itself (namespaces, what a bot may read) is tested in
+tests/test_confine.py.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 import uuid
@@ -32,13 +33,23 @@ from typing import Any
 import pytest
 
 import arena.seat
+from arena import confine
 from arena.bot import BotSpec, GameInfo
 from arena.cards import Card
 from arena.config import load_config
 from arena.game import Game
 from arena.protocol import ViewDecoder, encode_line, encode_view
 from arena.records import GameRecord, parse_logged, read_games, replay
-from arena.referee import Clock, FaultPolicy, Isolation, Referee, bot_seed, make_seat, play_game
+from arena.referee import (
+    Clock,
+    FaultPolicy,
+    Isolation,
+    Referee,
+    bot_seed,
+    confinement,
+    make_seat,
+    play_game,
+)
 from arena.seat import InProcessSeat, Limits, ProcessSeat, host_command
 from arena.tournament import run_tournament
 from arena.variants import find_variant
@@ -59,14 +70,23 @@ RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
 GREEDY = BotSpec("greedy", "bots.greedy:GreedyBot")
 CLOCK = Clock(draw_ms=200, play_ms=200)
 LIMITS = Limits(memory_mb=512, processes=32, grace_ms=300, cpu_s_per_game=20)
-SAME_UID_GAP = "known gap (every seat runs as the referee's user; needs a uid per seat): "
+needs_namespaces = pytest.mark.skipif(not confine.available(),
+                                      reason="this system does not allow user namespaces")
 HOSTILE = 2  # the hostile bot's seat in the four-seat games
 
 
 def adversary(cls: str, **params: Any) -> BotSpec:
     """A bot of tests/bots/adversarial.py, tagged so its processes can be found later."""
     params.setdefault("tag", f"{cls}-{uuid.uuid4().hex[:8]}")
-    return BotSpec(cls.lower(), f"{ADVERSARIAL}:{cls}", params)
+    return BotSpec(cls.lower(), f"{ADVERSARIAL}:{cls}", params, write=writable(params))
+
+
+def writable(params: dict[str, Any]) -> tuple[str, ...]:
+    """The bot's report file, made now: the one path a confined test bot may write."""
+    if "report" not in params:
+        return ()
+    Path(params["report"]).touch()
+    return (params["report"],)
 
 
 def js_bot(name: str = "js") -> BotSpec:
@@ -236,9 +256,11 @@ def test_fork_bomb_children_are_reaped_after_a_killed_referee(tmp_path: Path) ->
     the next referee to start a seat reaps (arena.sandbox.reap_orphan_cgroups)."""
     tag = f"bomb-{uuid.uuid4().hex[:8]}"
     report = tmp_path / "bomb.jsonl"
+    report.touch()
     referee = _referee_process(f"""
         bomb = BotSpec("bomb", {str(ADVERSARIAL) + ":ForkBomb"!r},
-                       {{"spin": False, "tag": {tag!r}, "report": {str(report)!r}}})
+                       {{"spin": False, "tag": {tag!r}, "report": {str(report)!r}}},
+                       write=({str(report)!r},))
         play_game(Indian13, [RANDOM, bomb, RANDOM, RANDOM], seed=3, isolation="process",
                   options={{"match": {{"deals": 50}}}}, limits=Limits(processes=16))
         """)
@@ -340,13 +362,13 @@ def test_stuck_bot_in_a_long_game_does_not_block_the_referee(cls: str) -> None:
 def test_bot_silent_past_its_grace_is_restarted(tmp_path: Path) -> None:
     """DESIGN: the referee kills and restarts a seat that stays silent. The loop never
     answers its first play again, so past the grace period (300 ms) it must be replaced
-    by a new process (a new pid), and the silence is counted as a crash."""
+    by a new process, and the silence is counted as a crash."""
     report = tmp_path / "loop.jsonl"
     record = hostile_game(adversary("InfiniteLoop", report=str(report)),
                           limits=dataclasses.replace(LIMITS, cpu_s_per_game=300.0))
-    pids = {n["start"] for n in notes(report) if "start" in n}
+    processes = {n["start"] for n in notes(report) if "start" in n}
     assert faults(record, HOSTILE).get("timeout", 0) > 0
-    assert len(pids) > 1, f"never restarted: {faults(record, HOSTILE)}"
+    assert len(processes) > 1, f"never restarted: {faults(record, HOSTILE)}"
     assert faults(record, HOSTILE).get("crash", 0) > 0
 
 
@@ -360,10 +382,11 @@ def test_restart_for_silence_counts_as_a_crash(tmp_path: Path) -> None:
                        options={"players": 2, "draw_cap": 16},
                        clock=CLOCK, isolation="process",
                        limits=dataclasses.replace(LIMITS, grace_ms=100, cpu_s_per_game=300.0))
-    pids = {n["start"] for n in notes(report) if "start" in n}
+    processes = {n["start"] for n in notes(report) if "start" in n}
     assert faults(record, 0) == {}
-    assert len(pids) > 1
-    assert faults(record, 1).get("crash", 0) >= len(pids) - 1, (faults(record, 1), len(pids))
+    assert len(processes) > 1
+    assert faults(record, 1).get("crash", 0) >= len(processes) - 1, (faults(record, 1),
+                                                                      len(processes))
 
 
 def test_late_reply_is_not_taken_for_the_next_games_ready() -> None:
@@ -384,6 +407,52 @@ def test_late_reply_is_not_taken_for_the_next_games_ready() -> None:
     for record in records:  # late, and restarted when silent past its grace; never unreadable
         assert "timeout" in faults(record, 1) and "unreadable" not in faults(record, 1), \
             faults(record, 1)
+
+
+def two_games(specs: Sequence[BotSpec], isolation: Isolation) -> list[GameRecord]:
+    """Two games on the same seats, as a tournament worker plays them (seats reused)."""
+    seats = [make_seat(s, isolation=isolation, limits=LIMITS) for s in specs]
+    try:
+        return [Referee(Indian13, seats, [s.name for s in specs], seed=seed,
+                        options={"players": 2, "draw_cap": 6}).play() for seed in (1, 2)]
+    finally:
+        for seat in seats:
+            seat.close()
+
+
+def test_bot_memory_ends_with_its_game(tmp_path: Path) -> None:
+    """With duplicate deals a bot that remembered one game would know the other seats'
+    hands in the next. The Python host plays each game in a fresh child, and (confined)
+    clears its scratch folders and kills what the game left running."""
+    report = tmp_path / "memo.jsonl"
+    two_games([GREEDY, adversary("Rememberer", report=str(report))], "process")
+    found = [n["remembered"] for n in notes(report) if "remembered" in n]
+    assert len(found) == 2
+    left = [n["left"] for n in notes(report) if "left" in n]
+    assert left[:1] == [["global", "tmp", "shm", "daemon"]]  # the first game hid them all
+    assert found[1] == [], found
+    here = tmp_path / "here.jsonl"  # the control: in process, the module global survives
+    two_games([GREEDY, adversary("Rememberer", report=str(here))], "inprocess")
+    assert "global" in [n for n in notes(here) if "remembered" in n][1]["remembered"]
+
+
+@needs_node
+def test_command_bot_gets_a_new_process_for_each_game() -> None:
+    """A command bot has no host to fork it: it is started afresh for every game."""
+    seat = make_seat(js_bot(), isolation="process",
+                     limits=dataclasses.replace(LIMITS, memory_mb=1024))  # Node needs 800
+    assert isinstance(seat, ProcessSeat)
+    pids = []
+    try:
+        for seed in (1, 2):
+            record = Referee(Indian13, [make_seat(RANDOM, isolation="inprocess"), seat],
+                             ["r", "js"], seed=seed, options={"players": 2, "draw_cap": 6}).play()
+            assert faults(record, 1) == {}
+            assert seat.proc is not None
+            pids.append(seat.proc.pid)
+    finally:
+        seat.close()
+    assert pids[0] != pids[1]
 
 
 def test_python_bot_may_print_to_stdout() -> None:
@@ -408,10 +477,11 @@ def test_shipped_config_bot_files_load_in_their_own_process(
     assert faults(record, 0) == {}, first.target
 
 
-@pytest.mark.xfail(strict=True, reason=SAME_UID_GAP + "a bot may signal the other seats")
+@needs_namespaces
 def test_bot_cannot_kill_the_other_seats(tmp_path: Path) -> None:
-    """Every bot runs as the same user as the others, so kill(2) is allowed between them:
-    a bot must not be able to make the other seats crash (faults counted against them)."""
+    """Every bot runs as the same user as the others, so kill(2) would be allowed between
+    them; confined, each is alone in its PID namespace: it cannot make the other seats crash
+    (faults counted against them)."""
     report = tmp_path / "killer.jsonl"
     record = hostile_game(adversary("Killer", report=str(report)))
     killed = [n["killed"] for n in notes(report) if "killed" in n]
@@ -419,8 +489,9 @@ def test_bot_cannot_kill_the_other_seats(tmp_path: Path) -> None:
     assert killed == [] and all(f == {} for f in honest.values()), (killed, honest)
 
 
-@pytest.mark.xfail(strict=True, reason=SAME_UID_GAP + "a bot may signal the referee")
+@needs_namespaces
 def test_bot_cannot_kill_the_referee() -> None:
+    """The referee is outside the bot's PID namespace: its parent pid reads 0."""
     ok, detail = _game_finishes(f"""
         bot = BotSpec("killer", {str(ADVERSARIAL) + ":Killer"!r}, {{"target": "parent"}})
         play_game(Indian13, [RANDOM, bot, RANDOM, RANDOM], seed=4, isolation="process")
@@ -449,29 +520,35 @@ for _ in range(4000):
 """
 
 
-@pytest.mark.xfail(strict=True, reason=SAME_UID_GAP + "a host is readable until it is undumpable")
+@needs_namespaces
 def test_starting_bot_input_cannot_be_opened_by_another_bot() -> None:
-    """The Python host makes itself undumpable (so /proc/<pid>/fd is closed to other bots)
-    only once the interpreter has started. In that window another bot (same uid, no
-    capabilities, as sandboxed) can open the new bot's stdin, keep it, and read (or tee)
-    what the referee sends it: here the start_game, so the bot fails to start."""
-    seat = ProcessSeat(host_command(RANDOM), limits=dataclasses.replace(LIMITS, startup_ms=2000))
+    """The Python host makes itself undumpable only once the interpreter has started. In
+    that window another bot of the same uid could open the new bot's stdin through
+    /proc/<pid>/fd/0 and read (or tee) what the referee sends it, unless each bot is
+    confined to a PID namespace of its own, where no other seat's pid exists."""
+    seat = make_seat(RANDOM, isolation="process",
+                     limits=dataclasses.replace(LIMITS, startup_ms=2000))
+    assert isinstance(seat, ProcessSeat)
     seat.launch()
     assert seat.proc is not None
+    confined = confinement(BotSpec("thief", "x.py:X"))
+    assert confined is not None
     thief = subprocess.Popen(
         [sys.executable, "-m", "arena.sandbox", "--memory", str(1 << 30), "--files",
-         str(1 << 20), "--", sys.executable, "-c", THIEF.replace("{pid}", str(seat.proc.pid))],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+         str(1 << 20), *confined.arguments(), "--", sys.executable, "-c",
+         THIEF.replace("{pid}", str(seat.proc.pid))],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tempfile.mkdtemp())
     try:
         time.sleep(0.3)
         fault = seat.start(GameInfo(0, 4, "indian13/v1", {"players": 4}, 12345))
-        out, _ = thief.communicate(timeout=10)
+        out, err = thief.communicate(timeout=10)
     finally:
         seat.close()
         if thief.poll() is None:
             thief.kill()
     assert fault is None
     assert out == b"", "another bot opened the new bot's stdin through /proc"
+    assert b"could not open" in err, err
 
 
 # --------------------------------------------------------------------------- the peeker
@@ -539,14 +616,20 @@ def peek_game(report: Path, seats: list[BotSpec], *, isolation: Isolation = "pro
 def test_peeker_learns_nothing_among_python_bots(tmp_path: Path) -> None:
     """COM-5: another seat's hand is never shown. The peeker walks its view, its stack and
     gc, reads /proc of the referee and of every bot, and files under results/ and /tmp;
-    none of it tells a hidden card. (A game seed it can guess or read is another matter:
-    see the tournament test.)"""
+    none of it tells a hidden card. Confined, it sees no process but its own host; else the
+    other processes are undumpable. (A game seed it can guess is another matter: see the
+    tournament test.)"""
     report = tmp_path / "peek.jsonl"
     record = peek_game(report, [RANDOM, peeker(report), GREEDY, RANDOM])
     lines = notes(report)
     assert leaks(record, 1, lines) == []
     tried = {line["probe"] for line in lines if "probe" in line}
-    assert {"parent mem", "sibling mem", "sibling fd list"} <= tried, tried
+    assert {"parent mem", "processes"} <= tried, tried
+    if confine.available():
+        visible = {line["detail"] for line in lines if line.get("probe") == "processes"}
+        assert visible == {"2 visible"}, visible  # its game child and its host (pid 1)
+    else:
+        assert {"sibling mem", "sibling fd list"} <= tried, tried
     assert [line for line in lines if line.get("probe") in ("parent mem", "sibling mem")
             and line["ok"]] == []
     assert all(faults(record, seat) == {} for seat in range(4))
@@ -562,11 +645,11 @@ def test_peeker_sees_everything_in_the_trusted_mode(tmp_path: Path) -> None:
 
 
 @needs_node
-@pytest.mark.xfail(strict=True, reason=SAME_UID_GAP + "a command bot stays dumpable")
+@needs_namespaces
 def test_peeker_cannot_read_a_command_bot(tmp_path: Path) -> None:
     """A bot given as a command (here Node.js) runs without the Python host, so nothing
-    makes it undumpable: a peeker of the same uid and no capabilities may read
-    /proc/<pid>/mem and open /proc/<pid>/fd/0 of it, and with them its hand."""
+    makes it undumpable: unconfined, a peeker of the same uid could read /proc/<pid>/mem
+    and open /proc/<pid>/fd/0 of it, and with them its hand."""
     report = tmp_path / "peek.jsonl"
     record = peek_game(report, [RANDOM, peeker(report), GREEDY, js_bot()])
     found = leaks(record, 1, notes(report))
@@ -574,7 +657,8 @@ def test_peeker_cannot_read_a_command_bot(tmp_path: Path) -> None:
 
 
 def tournament_config(tmp_path: Path, bots: str, *, name: str = "iso", players: int = 4,
-                      time_ms: int = 200, memory_mb: int = 512, draw_cap: int = 100) -> Path:
+                      time_ms: int = 200, memory_mb: int = 512, draw_cap: int = 100,
+                      seed: int | None = 1) -> Path:
     """A round robin config in ``tmp_path``, isolated seats on two workers."""
     path = tmp_path / f"{name}.yaml"
     path.write_text(textwrap.dedent("""\
@@ -586,32 +670,36 @@ def tournament_config(tmp_path: Path, bots: str, *, name: str = "iso", players: 
         time: {{draw_ms: {time_ms}, play_ms: {time_ms}}}
         limits: {{memory_mb: {memory_mb}, processes: 32, grace_ms: 300, cpu_s_per_game: 20}}
         workers: 2
-        seed: 1
+        {seed}
         output: {out}
         """).format(name=name, players=players, draw_cap=draw_cap, time_ms=time_ms,
+                    seed="" if seed is None else f"seed: {seed}",
                     memory_mb=memory_mb, bots=textwrap.indent(textwrap.dedent(bots), "  "),
                     out=tmp_path / "results"))
     return path
 
 
-@pytest.mark.xfail(strict=True, reason=SAME_UID_GAP + "results/<name>/config.yaml gives the seed")
+@needs_namespaces
 def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
-    """In a tournament the bot processes can read results/<name>/config.yaml (same uid),
+    """Unconfined, the bot processes could read results/<name>/config.yaml (same uid),
     which holds the tournament seed and the bots: every game seed follows (schedule), and
-    with it every deal. games.jsonl gives the seeds of finished games too, and duplicate
-    deals reuse them for the other seat rotations."""
+    with it every deal; games.jsonl gives the seeds of finished games too. Confined, they
+    see none of the results folder. The config names no seed, as docs/protocol.md advises
+    for contests: a random one is drawn (the peeker tries small seeds too)."""
     report = tmp_path / "peek.jsonl"
+    report.touch()
     config = load_config(tournament_config(tmp_path, f"""\
         - name: peeker
           module: {ADVERSARIAL}:Peeker
           params: {{report: {report}, budget_s: 0.15}}
+          write: [{report}]
         - name: greedy
           module: bots.greedy:GreedyBot
         - name: random
           module: bots.random_bot:RandomBot
         - name: random-2
           module: bots.random_bot:RandomBot
-        """, time_ms=3000, memory_mb=1024, draw_cap=40))
+        """, time_ms=3000, memory_mb=1024, draw_cap=40, seed=None))
     run_tournament(config, progress=False)
     records = read_games(config.results_dir / "games.jsonl")
     lines = notes(report)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from arena.config import Config, load_config
 from arena.errors import BadInput
@@ -25,7 +26,7 @@ TIMES = ("time_mean_ms", "time_p95_ms", "time_max_ms")
 ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
 
 
-def config_text(*, name: str = "tiny", games: int = 2, seed: int = 5, workers: int = 1,
+def config_text(*, name: str = "tiny", games: int = 2, seed: int | None = 5, workers: int = 1,
                 output: Path, third: str = "bots.random_bot:RandomBot",
                 isolation: str = "inprocess") -> str:
     """A 2-seat round robin of 3 bots: 3 tables x ``games``; in-process bots unless told."""
@@ -44,7 +45,7 @@ bots:
     module: {third}
 format:
   games: {games}
-seed: {seed}
+{"" if seed is None else f"seed: {seed}"}
 workers: {workers}
 output: {output}
 """
@@ -134,6 +135,25 @@ def test_resume_plays_nothing_when_done(tmp_path: Path) -> None:
     before = games_file(config).read_bytes()
     assert run_tournament(config, progress=False) == 0
     assert games_file(config).read_bytes() == before
+
+
+def test_without_a_seed_each_run_draws_one_and_a_resume_keeps_it(tmp_path: Path) -> None:
+    """A config with no seed gets a random 63-bit one, stored in results/<name>/config.yaml
+    (out of the bots' sight): bots cannot guess the deals; a resume plays the same games."""
+    first = make_config(tmp_path, seed=None)
+    assert first.seed is None
+    run_tournament(first, progress=False)
+    stored = yaml.safe_load((first.results_dir / "config.yaml").read_text())
+    seed = stored["identity"]["seed"]
+    assert isinstance(seed, int) and seed.bit_length() > 32  # not a guessable small number
+    lines = games_file(first).read_text().splitlines()
+    games_file(first).write_text("\n".join(lines[:2]) + "\n")
+    assert run_tournament(first, progress=False) == len(lines) - 2  # resumed, not refused
+    assert by_id(games_file(first)) == {comparable(x)["id"]: comparable(x) for x in lines}
+    other = make_config(tmp_path, seed=None, output=tmp_path / "other")
+    run_tournament(other, progress=False)
+    again = yaml.safe_load((other.results_dir / "config.yaml").read_text())
+    assert again["identity"]["seed"] != seed
 
 
 def test_resume_plays_only_missing_games(tmp_path: Path) -> None:

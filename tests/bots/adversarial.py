@@ -27,6 +27,8 @@ from arena.bot import GameInfo
 from arena.cards import Card
 from arena.view import RoundSummary, View
 
+PROCESS = os.urandom(8).hex()  # names this process (a confined bot is always pid 1)
+
 
 class _Honest:
     """Draws from the stock and discards the drawn card (or its last discardable card).
@@ -47,7 +49,7 @@ class _Honest:
                 out.write(json.dumps(fields) + "\n")
 
     def start_game(self, info: GameInfo) -> None:
-        self.note(start=os.getpid(), bot_seed=info.seed)
+        self.note(start=PROCESS, bot_seed=info.seed)
 
     def draw(self, view: View) -> Draw:
         return Draw("stock")
@@ -403,7 +405,9 @@ class Peeker(_Honest):
         workers of a tournament); processes of other runs on the machine are left alone."""
         me, parent = os.getpid(), os.getppid()
         grandparent = _ppid(parent)
-        for pid in _pids():
+        pids = _pids()
+        self._probe("processes", True, f"{len(pids)} visible")
+        for pid in pids:
             if pid in (me, parent) or time.monotonic() > deadline:
                 continue
             ppid = _ppid(pid)
@@ -677,3 +681,37 @@ class Chatty(_Honest):
     def draw(self, view: View) -> Draw:
         print(f"my hand: {' '.join(map(str, view.hand))}")
         return super().draw(view)
+
+
+REMEMBERED: list[str] = []  # module state: lives as long as the process that imported it
+
+
+class Rememberer(_Honest):
+    """Tries to carry memory from one game to the next (with duplicate deals, the hands it
+    saw in one game are the other seats' hands in the next): a module global, a file in its
+    working folder and in /dev/shm, and a child process left running that keeps a file
+    fresh. At each start it notes which of them survived."""
+
+    def start_game(self, info: GameInfo) -> None:
+        super().start_game(info)
+        places = {"global": bool(REMEMBERED), "tmp": Path("memo").exists(),
+                  "shm": Path("/dev/shm/memo").exists(), "daemon": Path("daemon").exists()}
+        self.note(remembered=sorted(k for k, v in places.items() if v))
+        REMEMBERED.append(str(info.seed))
+        own_folder = Path.cwd() == Path("/tmp") or Path.cwd().name.startswith("arena-bot-")
+        if not own_folder:
+            return  # in process (the control): the folder is the caller's, leave it alone
+        Path("memo").write_text(str(info.seed))
+        with contextlib.suppress(OSError):
+            Path("/dev/shm/memo").write_text(str(info.seed))
+        self._leave_daemon()
+        self.note(left=["global", "tmp", "shm", "daemon"])
+
+    def _leave_daemon(self) -> None:
+        if os.fork() == 0:
+            os.setsid()
+            for _ in range(3000):
+                with contextlib.suppress(OSError):
+                    Path("daemon").write_text("alive")
+                time.sleep(0.01)
+            os._exit(0)

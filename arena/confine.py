@@ -1,0 +1,276 @@
+"""Confinement of a bot process in Linux namespaces: it sees only its own processes and a
+read-only file system made of what it needs to run.
+
+A bot runs as the referee's user, so without this it could read the tournament's files
+(the seed, hence every deal), read or signal the other seats and the referee. Here the
+sandbox wrapper, before it executes the bot, makes new user, mount, PID, IPC, network and
+UTS namespaces (no privilege needed where unprivileged user namespaces are enabled, as on
+most Linux systems):
+
+- the bot is PID 1 of a PID namespace of its own: no other process can be named, so none
+  can be signalled, traced or read through ``/proc``;
+- its root is a fresh tmpfs holding read-only binds of the system folders, the Python
+  installation, the ``arena`` package and the bot's own files (plus any ``read`` path its
+  config names), a new ``/proc``, a minimal ``/dev``, and a small writable ``/tmp`` that is
+  its working directory; ``write`` paths are bound writable;
+- it has no network (a network namespace with only a loopback that is down) and runs as a
+  user without capabilities inside the namespace, so it cannot undo the mounts.
+
+The same design as bubblewrap's (https://github.com/containers/bubblewrap), in a few
+system calls made through ctypes so nothing needs installing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import os
+import platform
+import signal
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+NAMESPACES = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET
+              | CLONE_NEWUTS)
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_NOATIME = 1024
+MS_NODIRATIME = 2048
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MS_RELATIME = 1 << 21
+MNT_DETACH = 2
+# statvfs flags that a remount inside a user namespace must keep (they are locked)
+LOCKED_FLAGS = ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC),
+                (os.ST_NOATIME, MS_NOATIME), (os.ST_NODIRATIME, MS_NODIRATIME),
+                (os.ST_RELATIME, MS_RELATIME))
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+
+INNER_UID = 1000  # the bot's user inside its namespace: not 0, so exec leaves no capability
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+DEVICES = ("null", "zero", "full", "random", "urandom")
+TMP_BYTES = 64 << 20  # the bot's writable /tmp (its working directory)
+
+
+class ConfineError(OSError):
+    """The namespaces could not be made (the kernel or its settings forbid them)."""
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise ConfineError(err, f"{what}: {os.strerror(err)}")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int,
+           data: str | None = None) -> None:
+    _check(_libc.mount(_b(source), _b(target), _b(fstype), ctypes.c_ulong(flags), _b(data)),
+           f"mount {target}")
+
+
+def _b(text: str | None) -> bytes | None:
+    return None if text is None else os.fsencode(text)
+
+
+def python_paths() -> list[str]:
+    """What the Python host needs to read: the interpreter, its libraries, this package."""
+    import sysconfig
+
+    paths = {sys.base_prefix, sys.prefix, sys.exec_prefix, os.path.dirname(sys.executable)}
+    paths.update(v for k, v in sysconfig.get_paths().items() if k != "scripts")
+    paths.update(p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p)
+    paths.add(str(Path(__file__).resolve().parent))  # arena itself (an editable install)
+    return sorted(p for p in paths if os.path.exists(p))
+
+
+def module_paths(target: str) -> list[str]:
+    """The files of a bot given as ``package.module:Class`` or ``path/to/bot.py:Class``:
+    the whole top-level package (a bot may import its siblings), or the single file."""
+    import importlib.util
+    from importlib.machinery import PathFinder
+
+    where = target.rpartition(":")[0]
+    if where.endswith(".py"):
+        return [str(Path(where).resolve())]
+    top = where.split(".")[0]
+    search = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+    with contextlib.suppress(ImportError, ValueError):
+        spec = PathFinder.find_spec(top, search) or importlib.util.find_spec(top)
+        if spec is not None and spec.submodule_search_locations:
+            return [str(Path(p).resolve()) for p in spec.submodule_search_locations]
+        if spec is not None and spec.origin and os.path.exists(spec.origin):
+            return [str(Path(spec.origin).resolve())]
+    return []
+
+
+def command_paths(command: list[str]) -> list[str]:
+    """The executable of a command bot and every argument that names an existing file."""
+    import shutil
+
+    found = []
+    exe = shutil.which(command[0]) if command else None
+    if exe:
+        found.append(str(Path(exe).resolve()))
+    found += [str(Path(arg).resolve()) for arg in command[1:] if os.path.isabs(arg)
+              and os.path.exists(arg)]
+    return found
+
+
+def confine(read: Iterable[str], write: Iterable[str]) -> None:
+    """Move this process into new namespaces and a new root; after it returns, the calling
+    process is PID 1 of its namespace (the original waits outside and passes its exit on).
+
+    Raises ConfineError (before anything is changed) if the namespaces cannot be made.
+    """
+    uid, gid = os.getuid(), os.getgid()
+    _check(_libc.unshare(NAMESPACES), "unshare")
+    Path("/proc/self/setgroups").write_text("deny")
+    Path("/proc/self/uid_map").write_text(f"{INNER_UID} {uid} 1")
+    Path("/proc/self/gid_map").write_text(f"{INNER_UID} {gid} 1")
+    _no_ipc_objects()
+    child = os.fork()  # the first child is PID 1 of the new PID namespace
+    if child:
+        _wait_and_exit(child)
+    _check(_libc.prctl(1, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the waiting parent
+    _build_root(sorted(set(read)), sorted(set(write)))
+
+
+IPC_LIMITS = {"kernel/shmmni": "0", "kernel/msgmni": "0", "kernel/sem": "0 0 0 0",
+              "fs/mqueue/queues_max": "0"}
+
+
+def _no_ipc_objects() -> None:
+    """No System V or POSIX message-queue objects in the new IPC namespace: they would
+    outlive a game's processes (kernels before 5.x may refuse; then they stay allowed)."""
+    for key, value in IPC_LIMITS.items():
+        with contextlib.suppress(OSError):
+            Path("/proc/sys", key).write_text(value)
+
+
+def _wait_and_exit(child: int) -> None:
+    """Outside the namespace: hold no pipe end, wait for the bot, exit as it did."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):
+        os.dup2(null, fd)
+    os.close(null)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda *_: os.kill(child, signal.SIGKILL))
+    _, status = os.waitpid(child, 0)
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def _build_root(read: list[str], write: list[str]) -> None:
+    """A tmpfs root with the allowed paths bound in, then pivot into it."""
+    root = os.getcwd()  # the seat's fresh, empty folder
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m")
+    for path in SYSTEM_PATHS:
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), root + path)
+        elif os.path.isdir(path):
+            _bind(path, root, writable=False)
+    os.makedirs(root + "/tmp", exist_ok=True)
+    _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
+           f"mode=0777,size={TMP_BYTES}")
+    done: list[str] = [p for p in SYSTEM_PATHS if os.path.isdir(p) and not os.path.islink(p)]
+    for path, writable in [(p, False) for p in read] + [(p, True) for p in write]:
+        real = os.path.realpath(path)
+        if not os.path.exists(real) or (not writable and _under(real, done)):
+            continue
+        _bind(real, root, writable=writable)
+        done.append(real)
+    _make_dev(root)
+    os.mkdir(root + "/proc")
+    _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    _mount(None, root, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.chdir(root)
+    _check(_libc.syscall(SYS_PIVOT_ROOT[platform.machine()], b".", b"."), "pivot_root")
+    _check(_libc.umount2(b".", MNT_DETACH), "umount old root")
+    os.chdir("/tmp")
+    os.environ.update(HOME="/tmp", TMPDIR="/tmp", PWD="/tmp")
+
+
+def _under(path: str, parents: list[str]) -> bool:
+    return any(path == p or path.startswith(p.rstrip("/") + "/") for p in parents)
+
+
+def _bind(source: str, root: str, *, writable: bool) -> None:
+    """Bind ``source`` at the same path under ``root``; read-only unless ``writable``."""
+    target = root + source
+    if os.path.lexists(target):
+        pass  # inside a folder bound already (a writable file in a read-only folder)
+    elif os.path.isdir(source):
+        os.makedirs(target)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        Path(target).touch()
+    _mount(source, target, None, MS_BIND | MS_REC)
+    flags = MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | (0 if writable else MS_RDONLY)
+    kept = os.statvfs(source).f_flag
+    flags |= sum(ms for st, ms in LOCKED_FLAGS if kept & st)
+    _mount(None, target, None, flags)
+
+
+def _make_dev(root: str) -> None:
+    """The few devices a program expects, and a /dev/shm of its own."""
+    dev = root + "/dev"
+    os.mkdir(dev)
+    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k")
+    for name in DEVICES:
+        if os.path.exists("/dev/" + name):
+            Path(f"{dev}/{name}").touch()
+            _mount("/dev/" + name, f"{dev}/{name}", None, MS_BIND)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"{dev}/{name}")
+    os.mkdir(dev + "/shm")
+    _mount("tmpfs", dev + "/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=16m")
+
+
+def available() -> bool:
+    """Whether this machine lets a bot be confined."""
+    return problem() is None
+
+
+@functools.cache
+def problem() -> str | None:
+    """Why bots cannot be confined here (None: they can), found once by confining a child
+    process for real: some systems allow the namespaces but not the mounts."""
+    folder = tempfile.mkdtemp(prefix="arena-confine-check-")
+    read, out = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (a child process)
+        os.close(read)
+        try:
+            os.chdir(folder)
+            confine(python_paths(), [])
+            os._exit(0)
+        except BaseException as exc:
+            os.write(out, str(exc).encode()[:500])
+            os._exit(1)
+    os.close(out)
+    _, status = os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        why = pipe.read().decode(errors="replace")
+    os.rmdir(folder)
+    if os.waitstatus_to_exitcode(status) == 0:
+        return None
+    return why or f"the check exited with status {os.waitstatus_to_exitcode(status)}"

@@ -1,0 +1,155 @@
+"""The confinement of bot processes (arena/confine.py): what a confined bot can see and do.
+
+Each test runs a small Python script through the sandbox wrapper exactly as the referee
+starts a bot (``python -m arena.sandbox ... --confine --read ... -- CMD``) and checks what
+the script could reach. Skipped where the system forbids user namespaces.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena import confine, referee
+from arena.bot import BotSpec
+from arena.referee import confinement, play_game
+from arena.seat import Confinement
+from arena.variants.indian13 import Indian13
+
+needs_namespaces = pytest.mark.skipif(not confine.available(),
+                                      reason="this system does not allow user namespaces")
+
+
+def run_confined(script: str, tmp_path: Path, *, read: tuple[str, ...] = (),
+                 write: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Run ``script`` (which prints one JSON object) as a confined Python bot would run."""
+    base = confinement(BotSpec("probe", "probe.py:Probe"))
+    assert base is not None
+    rules = Confinement(read=(*base.read, *read), write=write)
+    workdir = tmp_path / "seat"
+    workdir.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.sandbox", "--memory", str(1 << 30), "--files",
+         str(1 << 20), *rules.arguments(), "--", sys.executable, "-c",
+         textwrap.dedent(script)],
+        cwd=workdir, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+PROBE = """
+    import json, os, socket
+    def can_read(path):
+        try:
+            with open(path, "rb") as f:
+                f.read(1)
+            return True
+        except OSError:
+            return False
+    def can_write(path):
+        try:
+            with open(path, "a") as f:
+                f.write("x")
+            return True
+        except OSError:
+            return False
+    def can_connect():
+        try:
+            socket.create_connection(("127.0.0.1", 22), timeout=0.5)
+            return True
+        except OSError as exc:
+            return exc.errno != 101  # ENETUNREACH: no network at all
+    print(json.dumps({
+        "pid": os.getpid(), "ppid": os.getppid(), "uid": os.getuid(), "cwd": os.getcwd(),
+        "processes": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
+        "secret": can_read(SECRET), "allowed": can_read(ALLOWED),
+        "write_allowed": can_write(WRITABLE), "write_secret": can_write(SECRET),
+        "write_tmp": can_write("/tmp/scratch"), "home": can_read("/root/.bashrc"),
+        "connect": can_connect(),
+    }))
+"""
+
+
+def probe(tmp_path: Path) -> dict[str, Any]:
+    secret = tmp_path / "results" / "config.yaml"
+    secret.parent.mkdir()
+    secret.write_text("seed: 1\n")
+    allowed = tmp_path / "book.txt"
+    allowed.write_text("an opening book\n")
+    writable = tmp_path / "learnt.txt"
+    writable.write_text("")
+    script = PROBE.replace("SECRET", repr(str(secret))).replace(
+        "ALLOWED", repr(str(allowed))).replace("WRITABLE", repr(str(writable)))
+    return run_confined(script, tmp_path, read=(str(allowed),), write=(str(writable),))
+
+
+@needs_namespaces
+def test_confined_bot_is_alone_in_its_pid_namespace(tmp_path: Path) -> None:
+    found = probe(tmp_path)
+    assert found["pid"] == 1 and found["ppid"] == 0
+    assert found["processes"] == [1]  # the referee and the other seats cannot be named
+    assert found["uid"] == confine.INNER_UID  # not root inside: exec left no capability
+
+
+@needs_namespaces
+def test_confined_bot_reads_only_what_it_is_given(tmp_path: Path) -> None:
+    found = probe(tmp_path)
+    assert found["secret"] is False  # results/ (the seed, the records) is not there
+    assert found["allowed"] is True  # a read: path from its config
+    assert found["home"] is False
+
+
+@needs_namespaces
+def test_confined_bot_writes_only_its_tmp_and_write_paths(tmp_path: Path) -> None:
+    found = probe(tmp_path)
+    assert found["cwd"] == "/tmp" and found["write_tmp"] is True
+    assert found["write_allowed"] is True
+    assert (tmp_path / "learnt.txt").read_text() == "x"
+    assert found["write_secret"] is False
+    assert (tmp_path / "results" / "config.yaml").read_text() == "seed: 1\n"
+
+
+@needs_namespaces
+def test_confined_bot_has_no_network(tmp_path: Path) -> None:
+    assert probe(tmp_path)["connect"] is False
+
+
+@needs_namespaces
+def test_python_bot_confinement_names_its_own_files() -> None:
+    rules = confinement(BotSpec("greedy", "bots.greedy:GreedyBot"))
+    assert rules is not None
+    assert str(Path("bots").resolve()) in rules.read  # its package
+    assert str(Path("arena").resolve()) in rules.read  # the host
+    assert not any(p == os.getcwd() for p in rules.read)  # not the project (results/)
+
+
+@needs_namespaces
+def test_command_bot_confinement_names_its_program_and_script(tmp_path: Path) -> None:
+    script = tmp_path / "bot.sh"
+    script.write_text("#!/bin/sh\n")
+    rules = confinement(BotSpec("sh", command=("sh", str(script))))
+    assert rules is not None
+    assert str(script) in rules.read
+
+
+def test_without_namespaces_bots_run_unconfined_with_one_warning(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Where the system forbids the namespaces, bots still play (with the other limits)
+    and the run says once, in the log, that they are not confined."""
+    monkeypatch.setattr(confine, "problem", lambda: "unshare: Operation not permitted")
+    referee._warn_unconfined.cache_clear()  # once per run: this test's run starts here
+    random_bot = BotSpec("random", "bots.random_bot:RandomBot")
+    assert confinement(random_bot) is None
+    record = play_game(Indian13, [random_bot] * 2, seed=3, isolation="process",
+                       options={"players": 2, "draw_cap": 6})
+    assert all(not any(seat.faults.values()) for seat in record.seats)
+    warnings = [r.getMessage() for r in caplog.records if "unconfined" in r.getMessage()]
+    assert len(warnings) == 1 and "Operation not permitted" in warnings[0]
