@@ -50,7 +50,9 @@ class FaultPolicy:
 class Seat(Protocol):
     """What the referee needs from a seat (in-process or isolated)."""
 
-    def start(self, info: GameInfo) -> str | None: ...
+    def begin(self, info: GameInfo) -> str | None: ...
+
+    def ready(self) -> str | None: ...
 
     def ask(self, view: View, limit_ms: int) -> Answer: ...
 
@@ -130,6 +132,11 @@ class Referee:
         self.tally = [_Tally(n) for n in names]
         self.rng = random.Random(bot_seed(seed, -1))  # for random_legal; not the game RNG
 
+    def _info(self, seat: int) -> GameInfo:
+        game = self.game
+        return GameInfo(seat, game.players, game.version, dict(game.options),
+                        bot_seed(game.seed, seat))
+
     def play(self) -> GameRecord:
         """Play to the end and return the record."""
         game = self.game
@@ -137,10 +144,9 @@ class Referee:
             launch = getattr(s, "launch", None)
             if launch is not None:
                 launch()
-        for seat in range(game.players):
-            info = GameInfo(seat, game.players, game.version, dict(game.options),
-                            bot_seed(game.seed, seat))
-            fault = self.seats[seat].start(info)
+        begun = [s.begin(self._info(seat)) for seat, s in enumerate(self.seats)]
+        for seat, s in enumerate(self.seats):  # every seat was told; now each must be ready
+            fault = begun[seat] or s.ready()
             if fault:
                 self._fault(seat, fault, "bot did not start")
         rounds_seen = 0

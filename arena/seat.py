@@ -78,6 +78,14 @@ class InProcessSeat:
             return "crash"
         return None
 
+    def begin(self, info: GameInfo) -> str | None:
+        """As :meth:`start` (nothing to wait for in process)."""
+        return self.start(info)
+
+    def ready(self) -> str | None:
+        """Always ready once begun."""
+        return None
+
     def ask(self, view: View, limit_ms: int) -> Answer:
         """The bot's answer (object or text), or a fault kind."""
         if self.bot is None:
@@ -111,6 +119,7 @@ class ProcessSeat:
                  confinement: Confinement | None = None) -> None:
         self.command = list(command)
         self.confinement = confinement
+        self.ready_by = 0.0
         self.forks_games = command[1:3] == ["-m", "arena.host"]  # a fresh child per game
         self.played = False
         self.limits = limits
@@ -258,17 +267,27 @@ class ProcessSeat:
 
     def start(self, info: GameInfo | None) -> str | None:
         """Start (or reuse) the process for a new game; a fault kind if it does not answer."""
+        fault = self.begin(info)
+        return fault if fault is not None else self.ready()
+
+    def begin(self, info: GameInfo | None) -> str | None:
+        """Send the start of a game without waiting for ``ready`` (the referee starts every
+        seat, then waits for them all: a game child's fork overlaps the others')."""
         self.info = info
         self.sent_history = 0
         self.launch()
         self.played = True
         assert info is not None and self.proc is not None
         self.cpu_start = self._cpu_used()
-        deadline = time.monotonic() + self.limits.startup_ms / 1000
+        self.ready_by = time.monotonic() + self.limits.startup_ms / 1000
         if not self._send(hello(info)):
             self._kill()
             return "crash"
-        reply = self._reply(None, deadline)
+        return None
+
+    def ready(self) -> str | None:
+        """Wait for the ``ready`` of the game begun; a fault kind if it does not come."""
+        reply = self._reply(None, self.ready_by)
         if isinstance(reply, str) or reply.get("type") != "ready":
             self._kill()
             return "crash" if reply in ("crash", "timeout") else "unreadable"

@@ -744,20 +744,23 @@ def test_small_tournament_with_hostile_bots(tmp_path: Path) -> None:
 
 
 ALL_HOSTILE = ("Sleeper", "InfiniteLoop", "Crasher", "GarbageWriter", "Flooder",
-               "MemoryHog", "ForkBomb", "Peeker")
+               "MemoryHog", "ForkBomb", "Killer", "Rememberer", "Peeker")
 
 
 @pytest.mark.slow
 def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
-    """Two seats a table, every pair of ten bots, on two workers: the run finishes, every
-    game is on file, and the faults are the hostile bots' only."""
+    """Two seats a table, every pair of twelve bots, on two workers, with no seed given (as
+    for a contest): the run finishes, every game is on file, the faults are the hostile
+    bots' only, and the peeker learns no hidden card."""
+    report = tmp_path / "peek.jsonl"
+    report.touch()
     bots = ["- name: greedy\n  module: bots.greedy:GreedyBot\n",
             "- name: random\n  module: bots.random_bot:RandomBot\n",
             *(f"- name: {cls.lower()}\n  module: {ADVERSARIAL}:{cls}\n" for cls in ALL_HOSTILE),
-            "  params: {budget_s: 0.05}\n"]  # the peeker's probes, within the clock
+            f"  params: {{budget_s: 0.05, report: {report}}}\n  write: [{report}]\n"]
     config = load_config(tournament_config(tmp_path, "".join(bots), name="all", players=2,
-                                           draw_cap=24, time_ms=300))
-    assert run_tournament(config, progress=False) == 90
+                                           draw_cap=24, time_ms=300, seed=None))
+    assert run_tournament(config, progress=False) == 132
     records = read_games(config.results_dir / "games.jsonl")
     by_bot = seat_faults(records)
     print({bot: dict(kinds) for bot, kinds in sorted(by_bot.items())})
@@ -765,6 +768,11 @@ def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
     assert by_bot["sleeper"]["timeout"] > 0 and by_bot["crasher"]["crash"] > 0
     assert by_bot["garbagewriter"]["unreadable"] > 0
     assert by_bot["memoryhog"]["crash"] > 0
+    lines = notes(report)
+    found = [leak for r in records for seat, s in enumerate(r.seats) if s.bot == "peeker"
+             for leak in leaks(r, seat, lines)]
+    assert any("claim" in line or "probe" in line for line in lines)  # it did try
+    assert found == [], f"{len(found)} leaks, e.g. {found[:2]}"
 
 
 # --------------------------------------------------------------------------- (d) JavaScript
