@@ -133,7 +133,7 @@ def test_r51_options_defaults_and_registry() -> None:
                           ({"mode": "simple"}, "unknown")):
         with pytest.raises(BadInput, match=rule):
             Rummy51(seed=1, options=options)
-    for name in ("rummy51", "r51", "rami51", "Rummy71", "rummy51/v1"):
+    for name in ("rummy51", "r51", "rami51", "Rummy51", "rummy51/v1"):
         assert find_variant(name) is Rummy51
     assert Rummy51.version == "rummy51/v1"
 
@@ -689,6 +689,22 @@ def test_r51_19_rummy_71_no_joker_going_out_at_once_unopened() -> None:
     assert err.rule == "R51-19"
     play(game, "meld KS KH KD KC; meld QS QH QD; meld 9S 9H 9D; meld 4C 5C 6C 7C; discard JK")
     assert game.results[0].penalties == (0, 100)
+
+
+def test_r51_19_rummy71_by_name_opens_at_71() -> None:
+    """The name ``rummy71`` plays Rummy 71 (a 71 opening, no joker in it) without any
+    option; ``rummy51`` keeps 51; either takes the other's opening as an option."""
+    r71, r51 = find_variant("rummy71"), find_variant("r51")
+    assert r71 is not r51 and find_variant("r71") is r71
+    game = r71(seed=5)
+    assert game.options["opening"] == 71 and game.rules.joker_free_opening
+    assert game.view(game.to_act).threshold == 71
+    assert r51(seed=5).options["opening"] == 51
+    assert r71(seed=5, options={"opening": 51}).rules.opening == 51
+    record = play_game(r71, [BotSpec("g", "bots.greedy:GreedyBot")] * 2, seed=3,
+                       options={"players": 2})
+    assert record.variant == "rummy71/v1"
+    assert tuple(replay(record).totals) == record.totals
 
 
 # --------------------------------------------------------------------------- game length

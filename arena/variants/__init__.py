@@ -6,10 +6,10 @@ from arena.errors import BadInput
 from arena.game import Game
 from arena.variants.indian13 import Indian13
 from arena.variants.moroccan import Moroccan
-from arena.variants.rummy51 import Rummy51
+from arena.variants.rummy51 import Rummy51, Rummy71
 from arena.variants.three_thirteen import ThreeThirteen
 
-VARIANTS: tuple[type[Game], ...] = (Indian13, ThreeThirteen, Rummy51, Moroccan)
+VARIANTS: tuple[type[Game], ...] = (Indian13, ThreeThirteen, Rummy51, Rummy71, Moroccan)
 
 
 def find_variant(name: str) -> type[Game]:

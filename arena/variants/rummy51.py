@@ -15,6 +15,7 @@ to discard his last card wins; the others pay their cards, or 100 if they never 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from arena.cards import Card, deck
@@ -34,7 +35,7 @@ class Rummy51(LayingGame):
 
     name = "rummy51"
     version = "rummy51/v1"
-    aliases = ("r51", "rami51", "rami-51", "rummy-51", "rummy71", "rummy51/v1")
+    aliases = ("r51", "rami51", "rami-51", "rummy-51", "rummy51/v1")
     draw_rule = "R51-7"
     first_cycle_rule = "R51-8"
     OPTIONS = (
@@ -95,3 +96,14 @@ class Rummy51(LayingGame):
         if "rounds" in match:
             return len(self.results) >= int(match["rounds"])
         return max(self.totals) >= int(match["target"])
+
+
+class Rummy71(Rummy51):
+    """Rummy 71 (R51-19): Rummy 51 whose opening counts 71 and lays no joker. Its own name,
+    so that ``rummy71`` never plays a 51 opening by default."""
+
+    name = "rummy71"
+    version = "rummy71/v1"
+    aliases = ("r71", "rami71", "rami-71", "rummy-71", "rummy71/v1")
+    OPTIONS = tuple(replace(o, default=71) if o.name == "opening" else o
+                    for o in Rummy51.OPTIONS)
