@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.cards import Card, deck
 from arena.laying import LayingGame, LayingRules
@@ -38,7 +38,7 @@ class Rummy51(LayingGame):
     aliases = ("r51", "rami51", "rami-51", "rummy-51", "rummy51/v1")
     draw_rule = "R51-7"
     first_cycle_rule = "R51-8"
-    OPTIONS = (
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(name="players", default=4, expected="2, 3 or 4", check=int_in(2, 4),
                    rule="R51-1"),
         OptionSpec(name="teams", default=False, expected="false, or true with players: 4",
