@@ -166,6 +166,12 @@ class Game:
         """A card's value for the COM-10 tie-break (variant hook)."""
         raise NotImplementedError
 
+    @classmethod
+    def team_labels(cls, options: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """A team label per seat when seats play as partners (ratings then never compare
+        partners); None when everyone plays alone (variant hook)."""
+        return None
+
     # ------------------------------------------------------------------ calculators
 
     @classmethod

@@ -79,13 +79,26 @@ def _tally(records: Sequence[GameRecord]) -> _Tally:
     return _Tally(games, wins, rank_sum, faults)
 
 
+def teams_of(records: Sequence[GameRecord]) -> Teams:
+    """The records' team map (R51 2 v 2: partners are never compared), from their variant
+    and options; None when everyone plays alone. One map must fit every record."""
+    from arena.variants import find_variant
+
+    maps = {find_variant(r.variant).team_labels(r.options) for r in records}
+    if len(maps) > 1:
+        raise BadInput("the records mix team games and games without teams: rate them apart")
+    return maps.pop() if maps else None
+
+
 def standings(records: Sequence[GameRecord], *, anchor: Anchor | None = None,
               teams: Teams = None, resamples: int = RESAMPLES,
               seed: int = SEED) -> list[Standing]:
     """The leaderboard rows, best Elo first: totals per bot, the Bradley-Terry Elo with its
-    bootstrap interval, points with theirs, openskill, and LOS over the next bot."""
+    bootstrap interval, points with theirs, openskill, and LOS over the next bot. Teams
+    come from the records unless given."""
     if not records:
         return []
+    teams = teams if teams is not None else teams_of(records)
     rated = _rate(records, anchor=anchor, teams=teams, resamples=resamples, seed=seed)
     tally = _tally(records)
     in_order = sorted(records, key=lambda r: (r.id, r.dup_set, r.seed, r.totals))
@@ -183,9 +196,11 @@ class Meeting:
 
 
 def head_to_head(records: Sequence[GameRecord], *, teams: Teams = None) -> list[Meeting]:
-    """Every ordered pair of bots that met, both in leaderboard (Elo) order."""
+    """Every ordered pair of bots that met, both in leaderboard (Elo) order (partners of a
+    team game did not meet)."""
     if not records:
         return []
+    teams = teams if teams is not None else teams_of(records)
     rated = rate(records, teams=teams, resamples=0)
     order = sorted(range(len(rated.names)), key=lambda i: (-rated.elo.value[i],
                                                             rated.names[i]))

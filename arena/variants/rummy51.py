@@ -64,6 +64,11 @@ class Rummy51(LayingGame):
                            opening=options["opening"],
                            joker_free_opening=options["opening"] == 71, teams=options["teams"])
 
+    @classmethod
+    def team_labels(cls, options: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """R51-1: with ``teams``, seats 0 and 2 play against seats 1 and 3."""
+        return (0, 1, 0, 1) if options.get("teams") else None
+
     def deal(self) -> None:
         """R51-2, R51-3: 14 cards each from the dealer's left, a 15th to the dealer, no
         face-up card; the dealer starts with his play decision (no draw)."""
