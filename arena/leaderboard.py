@@ -124,7 +124,8 @@ def standings(records: Sequence[GameRecord], *, anchor: Anchor | None = None,
             vs_field_high=_round(rated.vs_field.high[i], 2),
             mean_rank=round(tally.rank_sum[bot] / games, 2),
             openskill=round(ordinals[bot], 2), faults=tally.faults[bot],
-            los_next=None if below is None else round(100 * rated.los(i, below), 1)))
+            los_next=None if below is None or not rated.has_intervals
+            else round(100 * rated.los(i, below), 1)))
     return rows
 
 
