@@ -193,10 +193,11 @@ def _build_root(read: list[str], write: list[str]) -> None:
     done: list[str] = [p for p in SYSTEM_PATHS if os.path.isdir(p) and not os.path.islink(p)]
     for path, writable in [(p, False) for p in read] + [(p, True) for p in write]:
         real = os.path.realpath(path)
-        if not os.path.exists(real) or (not writable and _under(real, done)):
-            continue
-        _bind(real, root, writable=writable)
-        done.append(real)
+        # a path reached through a symlink (a venv, a linked home) is bound under both names
+        for name in dict.fromkeys((real, os.path.abspath(path))):
+            if os.path.exists(real) and (writable or not _under(name, done)):
+                _bind(real, root, writable=writable, at=name)
+                done.append(name)
     _make_dev(root)
     os.mkdir(root + "/proc")
     _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
@@ -212,9 +213,10 @@ def _under(path: str, parents: list[str]) -> bool:
     return any(path == p or path.startswith(p.rstrip("/") + "/") for p in parents)
 
 
-def _bind(source: str, root: str, *, writable: bool) -> None:
-    """Bind ``source`` at the same path under ``root``; read-only unless ``writable``."""
-    target = root + source
+def _bind(source: str, root: str, *, writable: bool, at: str | None = None) -> None:
+    """Bind ``source`` at its own path (or ``at``) under ``root``; read-only unless
+    ``writable``."""
+    target = root + (at or source)
     if os.path.lexists(target):
         pass  # inside a folder bound already (a writable file in a read-only folder)
     elif os.path.isdir(source):

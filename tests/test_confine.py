@@ -153,3 +153,19 @@ def test_without_namespaces_bots_run_unconfined_with_one_warning(
     assert all(not any(seat.faults.values()) for seat in record.seats)
     warnings = [r.getMessage() for r in caplog.records if "unconfined" in r.getMessage()]
     assert len(warnings) == 1 and "Operation not permitted" in warnings[0]
+
+
+@needs_namespaces
+def test_a_path_given_through_a_symlink_is_there_under_both_names(tmp_path: Path) -> None:
+    """A venv or a home folder reached through a link: the bot may open either name."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "book.txt").write_text("e4\n")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    script = f"""
+        import json
+        print(json.dumps([open(p).read() for p in
+                          ({str(real / "book.txt")!r}, {str(link / "book.txt")!r})]))
+    """
+    assert run_confined(script, tmp_path, read=(str(link),)) == ["e4\n", "e4\n"]
