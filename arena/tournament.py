@@ -164,8 +164,8 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
     pending = [p for p in schedule if p.id not in done]
     handler = _setup_logging(config.results_dir)
     job = _job_for(config, config.results_dir / "logs")
-    log.info("tournament %s: %d games, %d done, %d to play on %d workers", config.name,
-             len(schedule), len(done), len(pending), config.workers)
+    log.info("tournament %s: %d games, %d done, %d to play on %d workers, seed %d",
+             config.name, len(schedule), len(done), len(pending), config.workers, config.seed)
     played = 0
     try:
         with (config.results_dir / "games.jsonl").open("a", encoding="utf-8") as out, \
