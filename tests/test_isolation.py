@@ -709,6 +709,34 @@ def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
     assert found == [], f"{len(found)} leaks, e.g. {found[:2]}"
 
 
+@needs_namespaces
+def test_a_small_seed_is_guessed_even_by_a_confined_peeker(tmp_path: Path) -> None:
+    """The control of the test above, and the reason a contest config names no seed: with
+    ``seed: 1`` the confined peeker reads nothing, yet rebuilds the deals by trying small
+    tournament seeds (it knows the engine and the schedule)."""
+    report = tmp_path / "peek.jsonl"
+    report.touch()
+    config = load_config(tournament_config(tmp_path, f"""\
+        - name: peeker
+          module: {ADVERSARIAL}:Peeker
+          params: {{report: {report}, budget_s: 0.15}}
+          write: [{report}]
+        - name: greedy
+          module: bots.greedy:GreedyBot
+        - name: random
+          module: bots.random_bot:RandomBot
+        - name: random-2
+          module: bots.random_bot:RandomBot
+        """, time_ms=3000, memory_mb=1024, draw_cap=40, seed=1))
+    run_tournament(config, progress=False)
+    records = read_games(config.results_dir / "games.jsonl")
+    lines = notes(report)
+    found = [leak for r in records for seat, s in enumerate(r.seats) if s.bot == "peeker"
+             for leak in leaks(r, seat, lines)]
+    assert found and all(leak.startswith("seed:") for leak in found), found[:3]
+    assert not any(line.get("probe") == "file" and line["ok"] for line in lines)
+
+
 # --------------------------------------------------------------------------- (c) tournaments
 
 def seat_faults(records: list[GameRecord]) -> dict[str, Counter[str]]:
