@@ -801,6 +801,15 @@ def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
              for leak in leaks(r, seat, lines)]
     assert any("claim" in line or "probe" in line for line in lines)  # it did try
     assert found == [], f"{len(found)} leaks, e.g. {found[:2]}"
+    honest = {"greedy": GREEDY, "random": RANDOM}
+    alone = [r for r in records if all(s.bot in honest for s in r.seats)]
+    assert len(alone) == 2  # greedy v random, both seatings
+    for record in alone:  # the hostile bots around them changed nothing of their games
+        again = play_game(Indian13, [honest[s.bot] for s in record.seats], seed=record.seed,
+                          options=record.options, clock=Clock(draw_ms=300, play_ms=300),
+                          isolation="inprocess", game_id=record.id)
+        assert without_timing(again) == without_timing(dataclasses.replace(record,
+                                                                          dup_set=""))
 
 
 # --------------------------------------------------------------------------- (d) JavaScript
