@@ -54,10 +54,10 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 MS_RELATIME = 1 << 21
 MNT_DETACH = 2
-# statvfs flags that a remount inside a user namespace must keep (they are locked)
-LOCKED_FLAGS = ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC),
-                (os.ST_NOATIME, MS_NOATIME), (os.ST_NODIRATIME, MS_NODIRATIME),
-                (os.ST_RELATIME, MS_RELATIME))
+# statvfs flags (Linux values: os.ST_* exist only there) that a remount inside a user
+# namespace must keep, since they are locked, with the mount flag of each
+LOCKED_FLAGS = ((2, MS_NOSUID), (4, MS_NODEV), (8, MS_NOEXEC), (1024, MS_NOATIME),
+                (2048, MS_NODIRATIME), (4096, MS_RELATIME))
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
 
 INNER_UID = 1000  # the bot's user inside its namespace: not 0, so exec leaves no capability
@@ -70,7 +70,10 @@ class ConfineError(OSError):
     """The namespaces could not be made (the kernel or its settings forbid them)."""
 
 
-_libc = ctypes.CDLL(None, use_errno=True)
+@functools.cache
+def _c() -> ctypes.CDLL:
+    """The C library, opened on first use (so importing this module works everywhere)."""
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def _check(result: int, what: str) -> None:
@@ -81,7 +84,7 @@ def _check(result: int, what: str) -> None:
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int,
            data: str | None = None) -> None:
-    _check(_libc.mount(_b(source), _b(target), _b(fstype), ctypes.c_ulong(flags), _b(data)),
+    _check(_c().mount(_b(source), _b(target), _b(fstype), ctypes.c_ulong(flags), _b(data)),
            f"mount {target}")
 
 
@@ -140,7 +143,7 @@ def confine(read: Iterable[str], write: Iterable[str]) -> None:
     Raises ConfineError (before anything is changed) if the namespaces cannot be made.
     """
     uid, gid = os.getuid(), os.getgid()
-    _check(_libc.unshare(NAMESPACES), "unshare")
+    _check(_c().unshare(NAMESPACES), "unshare")
     Path("/proc/self/setgroups").write_text("deny")
     Path("/proc/self/uid_map").write_text(f"{INNER_UID} {uid} 1")
     Path("/proc/self/gid_map").write_text(f"{INNER_UID} {gid} 1")
@@ -148,7 +151,7 @@ def confine(read: Iterable[str], write: Iterable[str]) -> None:
     child = os.fork()  # the first child is PID 1 of the new PID namespace
     if child:
         _wait_and_exit(child)
-    _check(_libc.prctl(1, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the waiting parent
+    _check(_c().prctl(1, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the waiting parent
     _build_root(sorted(set(read)), sorted(set(write)))
 
 
@@ -203,8 +206,8 @@ def _build_root(read: list[str], write: list[str]) -> None:
     _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     _mount(None, root, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chdir(root)
-    _check(_libc.syscall(SYS_PIVOT_ROOT[platform.machine()], b".", b"."), "pivot_root")
-    _check(_libc.umount2(b".", MNT_DETACH), "umount old root")
+    _check(_c().syscall(SYS_PIVOT_ROOT[platform.machine()], b".", b"."), "pivot_root")
+    _check(_c().umount2(b".", MNT_DETACH), "umount old root")
     os.chdir("/tmp")
     os.environ.update(HOME="/tmp", TMPDIR="/tmp", PWD="/tmp")
 
@@ -256,6 +259,10 @@ def available() -> bool:
 def problem() -> str | None:
     """Why bots cannot be confined here (None: they can), found once by confining a child
     process for real: some systems allow the namespaces but not the mounts."""
+    if sys.platform != "linux":
+        return f"namespaces are a Linux feature (this is {sys.platform})"
+    if platform.machine() not in SYS_PIVOT_ROOT:
+        return f"pivot_root's system call number is not known for {platform.machine()}"
     folder = tempfile.mkdtemp(prefix="arena-confine-check-")
     read, out = os.pipe()
     pid = os.fork()

@@ -169,3 +169,9 @@ def test_a_path_given_through_a_symlink_is_there_under_both_names(tmp_path: Path
                           ({str(real / "book.txt")!r}, {str(link / "book.txt")!r})]))
     """
     assert run_confined(script, tmp_path, read=(str(link),)) == ["e4\n", "e4\n"]
+
+
+def test_elsewhere_than_linux_the_reason_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The module imports everywhere; off Linux the check names why, without a system call."""
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert confine.problem.__wrapped__() == "namespaces are a Linux feature (this is darwin)"
