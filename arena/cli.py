@@ -14,9 +14,10 @@ import typer
 from tabulate import tabulate
 from typer.core import TyperGroup
 
+from arena import confine
 from arena.bot import BotSpec
 from arena.cards import Card, format_cards, parse_cards
-from arena.config import load_config
+from arena.config import Config, load_config
 from arena.errors import ArenaError, BadInput
 from arena.game import Game
 from arena.leaderboard import (
@@ -248,6 +249,7 @@ def run(
     cfg = load_config(config, overrides={"workers": workers, "games": games, "seed": seed,
                                          "output": out})
     render(standings([]), fmt)  # reject a bad --format before playing
+    _warn_if_unconfined(cfg)
     try:
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
     except KeyboardInterrupt:
@@ -256,6 +258,15 @@ def run(
     records = read_games(cfg.results_dir / "games.jsonl")
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     typer.echo(render(standings(records, anchor=cfg.anchor), fmt))
+
+
+def _warn_if_unconfined(cfg: Config) -> None:
+    """Say on the console, not only in the log, that bots will not be confined here."""
+    uses_processes = cfg.isolation == "process" or any(b.command for b in cfg.bots)
+    why = confine.problem() if uses_processes else None
+    if why is not None:
+        typer.echo(f"arena: warning: bots run unconfined ({why}): they can read your files "
+                   "and signal your processes; run only bots you trust", err=True)
 
 
 @app.command()
@@ -314,6 +325,7 @@ def sprt(
     """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
     until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
     cfg = load_config(config, overrides={"workers": workers})
+    _warn_if_unconfined(cfg)
     verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
                        candidate=candidate, baseline=baseline, filler=filler,
                        max_games=max_games, report=typer.echo)

@@ -175,3 +175,22 @@ def test_elsewhere_than_linux_the_reason_is_given(monkeypatch: pytest.MonkeyPatc
     """The module imports everywhere; off Linux the check names why, without a system call."""
     monkeypatch.setattr(sys, "platform", "darwin")
     assert confine.problem.__wrapped__() == "namespaces are a Linux feature (this is darwin)"
+
+
+def test_arena_run_warns_on_the_console_when_bots_are_unconfined(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A security fact belongs on the console, not only in the log file."""
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    config = tmp_path / "t.yaml"
+    config.write_text(f"name: t\nvariant: indian13\noptions: {{players: 2, draw_cap: 6}}\n"
+                      f"bots:\n  - name: a\n    module: bots.random_bot:RandomBot\n"
+                      f"  - name: b\n    module: bots.random_bot:RandomBot\n"
+                      f"seed: 1\nworkers: 1\noutput: {tmp_path / 'out'}\n")
+    monkeypatch.setattr(confine, "problem", lambda: "unshare: Operation not permitted")
+    result = CliRunner().invoke(app, ["run", str(config)])
+    assert result.exit_code == 0, result.output
+    assert "arena: warning: bots run unconfined (unshare: Operation not permitted)" in \
+        result.stderr
