@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar, cast
 
 import click
 import typer
@@ -30,7 +30,7 @@ from arena.leaderboard import (
 )
 from arena.options import parse_option_args
 from arena.records import GameRecord, parse_logged, read_games
-from arena.referee import play_game
+from arena.referee import Isolation, play_game
 from arena.sprt import Sprt, run_sprt
 from arena.tournament import run_tournament, schedule_for
 from arena.variants import VARIANTS, find_variant
@@ -135,13 +135,21 @@ def play(
     seed: Annotated[int, typer.Option(help="Game seed (COM-4).")] = 1,
     option: OptionArgs = None,
     verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log every turn.")] = False,
+    isolation: Annotated[str, typer.Option(
+        help="inprocess (trusted, fast) or process (each bot in its own confined process, "
+             "as in a tournament).")] = "inprocess",
+    logs: Annotated[Path | None, typer.Option(
+        help="With --isolation process: a folder for each bot's stderr log.")] = None,
 ) -> None:
     """Play one game between bots and print the result."""
+    if isolation not in ("inprocess", "process"):
+        raise BadInput(f"--isolation {isolation!r}: expected inprocess or process")
     game_cls = find_variant(variant)
     options = parse_option_args(option)
     options.setdefault("players", len(bots))
     specs = [bot_spec(b, i) for i, b in enumerate(bots)]
-    record = play_game(game_cls, specs, seed=seed, options=options)
+    record = play_game(game_cls, specs, seed=seed, options=options,
+                       isolation=cast(Isolation, isolation), stderr_dir=logs)
     if verbose:
         for line in turn_log(game_cls, record):
             typer.echo(line)

@@ -93,13 +93,15 @@ def _b(text: str | None) -> bytes | None:
 
 
 def python_paths() -> list[str]:
-    """What the Python host needs to read: the interpreter, its libraries, this package."""
+    """What the Python host needs to read: the interpreter, its libraries, this package and
+    its built-in bots (a bot may build on them)."""
     import sysconfig
 
     paths = {sys.base_prefix, sys.prefix, sys.exec_prefix, os.path.dirname(sys.executable)}
     paths.update(v for k, v in sysconfig.get_paths().items() if k != "scripts")
     paths.update(p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p)
     paths.add(str(Path(__file__).resolve().parent))  # arena itself (an editable install)
+    paths.update(module_paths("bots.random_bot:RandomBot"))  # the built-in bots, to reuse
     return sorted(p for p in paths if os.path.exists(p))
 
 

@@ -14,6 +14,7 @@ import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from arena import confine
@@ -259,9 +260,12 @@ class Referee:
 def play_game(variant: type[Game], specs: Sequence[BotSpec], *, seed: int,
               options: Mapping[str, Any] | None = None, clock: Clock | None = None,
               faults: FaultPolicy | None = None, isolation: Isolation = "inprocess",
-              limits: Limits | None = None, game_id: str = "game") -> GameRecord:
-    """Play one game with fresh seats and return its record."""
-    seats = [make_seat(s, isolation=isolation, limits=limits) for s in specs]
+              limits: Limits | None = None, game_id: str = "game",
+              stderr_dir: Path | None = None) -> GameRecord:
+    """Play one game with fresh seats and return its record (isolated bots' stderr goes to
+    ``stderr_dir``, else nowhere)."""
+    seats = [make_seat(s, isolation=isolation, limits=limits, stderr_dir=stderr_dir)
+             for s in specs]
     try:
         return Referee(variant, seats, [s.name for s in specs], seed=seed, options=options,
                        clock=clock, faults=faults, game_id=game_id).play()

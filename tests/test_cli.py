@@ -186,6 +186,26 @@ def test_play_verbose_logs_every_turn() -> None:
     assert "penalties [" in loud and "totals [" in loud
 
 
+def test_play_in_a_process_is_the_same_game_and_keeps_the_bots_logs(tmp_path: Path) -> None:
+    """--isolation process runs each bot as a tournament would (same seed, same game); its
+    stderr goes to --logs. A bot that prints shows up there, not in the game."""
+    bot = tmp_path / "t_cli_chatty.py"
+    bot.write_text("from bots.random_bot import RandomBot\n\n\nclass Chatty(RandomBot):\n"
+                   "    def draw(self, view):\n        print('thinking')\n"
+                   "        return super().draw(view)\n", "utf-8")
+    here = ok("play", "indian13", f"{bot}:Chatty", "greedy", "--seed", "5")
+    logs = tmp_path / "logs"
+    apart = ok("play", "indian13", f"{bot}:Chatty", "greedy", "--seed", "5",
+               "--isolation", "process", "--logs", str(logs))
+    table = "".join(line for line in here.splitlines(keepends=True) if line != "thinking\n")
+    assert apart == table  # in process the print reached the console; apart, its log
+    assert "thinking" in (logs / "Chatty.stderr.log").read_text()
+    bad = runner.invoke(app, ["play", "indian13", "greedy", "random", "--isolation", "nope"])
+    assert bad.exit_code == 2
+    assert bad.stderr.strip() == ("arena: error: --isolation 'nope': expected inprocess or "
+                                  "process")
+
+
 def test_play_options_and_multiple_deals() -> None:
     out = ok("play", "indian13", "greedy", "random", "--seed", "4", "-o", "match={deals: 2}")
     assert out.splitlines()[1].split()[:4] == ["seat", "bot", "r1", "r2"]
