@@ -54,6 +54,7 @@ class BotSpec:
     command: tuple[str, ...] | None = None
     read: tuple[str, ...] = ()  # more paths the confined bot may read (docs/protocol.md)
     write: tuple[str, ...] = ()  # paths it may write (e.g. a bot that learns across games)
+    network: bool = False  # confined bots have no network unless given it
 
     def make(self) -> Bot:
         """A fresh instance for one game (Python bots only)."""

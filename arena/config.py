@@ -32,7 +32,7 @@ POLICIES = ("safe_action", "random_legal")
 ISOLATION = ("process", "inprocess")
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
             "limits", "workers", "seed", "output", "rating")
-BOT_KEYS = ("name", "module", "command", "params", "read", "write")
+BOT_KEYS = ("name", "module", "command", "params", "read", "write", "network")
 LIMIT_KEYS = ("memory_mb", "cpu_s_per_game", "processes", "line_bytes", "startup_ms",
               "grace_ms", "stderr_bytes")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
@@ -240,9 +240,10 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
                                   "command (a program speaking docs/protocol.md)")
         read = _paths(entry.get("read", []), (*at, "read"), where, base)
         write = _paths(entry.get("write", []), (*at, "write"), where, base)
+        network = _typed(entry, "network", bool, False, at, where, "true or false")
         if "command" in entry:
             spec = _command_bot(name, entry["command"], (*at, "command"), where, base)
-            specs.append(replace(spec, read=read, write=write))
+            specs.append(replace(spec, read=read, write=write, network=network))
             continue
         module = entry.get("module")
         if not isinstance(module, str):
@@ -252,7 +253,7 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise where.error((*at, "params"), "expected a mapping of keyword arguments")
-        spec = BotSpec(name, target, params, read=read, write=write)
+        spec = BotSpec(name, target, params, read=read, write=write, network=network)
         try:
             spec.make()
         except BadInput as exc:

@@ -138,14 +138,15 @@ def command_paths(command: list[str]) -> list[str]:
     return found
 
 
-def confine(read: Iterable[str], write: Iterable[str]) -> None:
+def confine(read: Iterable[str], write: Iterable[str], *, network: bool = False) -> None:
     """Move this process into new namespaces and a new root; after it returns, the calling
     process is PID 1 of its namespace (the original waits outside and passes its exit on).
 
+    With ``network`` the bot keeps the machine's network (a bot that calls a service).
     Raises ConfineError (before anything is changed) if the namespaces cannot be made.
     """
     uid, gid = os.getuid(), os.getgid()
-    _check(_c().unshare(NAMESPACES), "unshare")
+    _check(_c().unshare(NAMESPACES & ~CLONE_NEWNET if network else NAMESPACES), "unshare")
     Path("/proc/self/setgroups").write_text("deny")
     Path("/proc/self/uid_map").write_text(f"{INNER_UID} {uid} 1")
     Path("/proc/self/gid_map").write_text(f"{INNER_UID} {gid} 1")

@@ -89,7 +89,7 @@ def confinement(spec: BotSpec) -> Confinement | None:
         return None
     own = confine.command_paths(list(spec.command)) if spec.command is not None else \
         [*confine.python_paths(), *confine.module_paths(spec.target)]
-    return Confinement(read=(*own, *spec.read), write=spec.write)
+    return Confinement(read=(*own, *spec.read), write=spec.write, network=spec.network)
 
 
 @functools.cache

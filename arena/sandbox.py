@@ -148,6 +148,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="own namespaces and a read-only root (arena.confine)")
     parser.add_argument("--read", action="append", default=[], help="a path it may read")
     parser.add_argument("--write", action="append", default=[], help="a path it may write")
+    parser.add_argument("--network", action="store_true", help="confined, but with network")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
         from arena.confine import ConfineError, confine
 
         try:
-            confine(args.read, args.write)
+            confine(args.read, args.write, network=args.network)
         except ConfineError as exc:
             sys.exit(f"arena.sandbox: cannot confine the bot: {exc.strerror}")
     drop_capabilities()

@@ -51,10 +51,11 @@ class Confinement:
 
     read: tuple[str, ...] = ()
     write: tuple[str, ...] = ()
+    network: bool = False
 
     def arguments(self) -> list[str]:
         """The sandbox wrapper's flags for it."""
-        args = ["--confine"]
+        args = ["--confine", *(["--network"] if self.network else [])]
         for flag, paths in (("--read", self.read), ("--write", self.write)):
             for path in paths:
                 args += [flag, path]

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -28,21 +30,19 @@ needs_namespaces = pytest.mark.skipif(not confine.available(),
 
 
 def run_confined(script: str, tmp_path: Path, *, read: tuple[str, ...] = (),
-                 write: tuple[str, ...] = ()) -> dict[str, Any]:
+                 write: tuple[str, ...] = (), network: bool = False) -> Any:
     """Run ``script`` (which prints one JSON object) as a confined Python bot would run."""
     base = confinement(BotSpec("probe", "probe.py:Probe"))
     assert base is not None
-    rules = Confinement(read=(*base.read, *read), write=write)
-    workdir = tmp_path / "seat"
-    workdir.mkdir()
+    rules = Confinement(read=(*base.read, *read), write=write, network=network)
+    workdir = Path(tempfile.mkdtemp(dir=tmp_path))
     done = subprocess.run(
         [sys.executable, "-m", "arena.sandbox", "--memory", str(1 << 30), "--files",
          str(1 << 20), *rules.arguments(), "--", sys.executable, "-c",
          textwrap.dedent(script)],
         cwd=workdir, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+    return json.loads(done.stdout)
 
 
 PROBE = """
@@ -194,3 +194,21 @@ def test_arena_run_warns_on_the_console_when_bots_are_unconfined(
     assert result.exit_code == 0, result.output
     assert "arena: warning: bots run unconfined (unshare: Operation not permitted)" in \
         result.stderr
+
+
+@needs_namespaces
+def test_network_only_for_a_bot_given_it(tmp_path: Path) -> None:
+    """``network: true`` in a bot's config keeps the machine's network (a bot that calls a
+    service); every other bot has none."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        script = f"""
+            import json, socket
+            try:
+                socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+                print(json.dumps("connected"))
+            except OSError as exc:
+                print(json.dumps(type(exc).__name__))
+        """
+        assert run_confined(script, tmp_path) != "connected"
+        assert run_confined(script, tmp_path, network=True) == "connected"
