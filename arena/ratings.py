@@ -315,23 +315,30 @@ def rate(records: Iterable[GameRecord], *, anchor: tuple[str, float] | None = No
                for i in range(3)]
     return Ratings(names=seats.names,
                    elo=_estimate(point[0][0], samples[0], seats.units),
-                   points=_estimate(point[1][0], samples[1], seats.units),
+                   points=_estimate(point[1][0], samples[1], seats.units, bounded=True),
                    vs_field=_estimate(point[2][0], samples[2], seats.units),
                    elo_samples=samples[0], score=_score_matrix(seats),
                    meets=_meetings(seats, full)[0])
 
 
-def _estimate(value: Floats, samples: Floats, units: int) -> Estimate:
+def _estimate(value: Floats, samples: Floats, units: int, *, bounded: bool = False
+              ) -> Estimate:
     """The estimate plus or minus Student's t (units - 1 degrees of freedom) times its
     bootstrap standard deviation: on few duplicate sets the percentile interval falls well
-    short of its level, this one does not (bench/coverage.py, docs/statistics.md)."""
+    short of its level, this one does not (bench/coverage.py, docs/statistics.md). A
+    ``bounded`` statistic (mean points: never below the smallest a resample gives) is kept
+    within the range of its resamples."""
     if len(samples) == 0:
         return Estimate(value, np.full_like(value, np.nan), np.full_like(value, np.nan))
     with warnings.catch_warnings():  # a bot absent from every draw: NaN, not a warning
         warnings.simplefilter("ignore", RuntimeWarning)
         sd = np.nanstd(samples, axis=0, ddof=1)
-    half = t_quantile(0.5 + LEVEL / 2, units - 1) * sd
-    return Estimate(value, value - half, value + half)
+        half = t_quantile(0.5 + LEVEL / 2, units - 1) * sd
+        low, high = value - half, value + half
+        if bounded:
+            low = np.fmax(low, np.nanmin(samples, axis=0))
+            high = np.fmin(high, np.nanmax(samples, axis=0))
+    return Estimate(value, low, high)
 
 
 def t_quantile(p: float, df: int) -> float:

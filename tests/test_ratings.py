@@ -32,6 +32,7 @@ from arena.ratings import (
     ELO_MEAN,
     ELO_SCALE,
     MIN_UNITS,
+    _estimate,
     _fast_path_works,
     bradley_terry_elo,
     fit_strengths,
@@ -197,6 +198,16 @@ def test_an_anchor_shifts_every_rating_and_fixes_its_bot() -> None:
     assert fixed.los(2, 1) == pytest.approx(free.los(2, 1), abs=0.02)
     with pytest.raises(BadInput, match="anchor 'nobody'"):
         standings(records, anchor=("nobody", 1000.0))
+
+
+def test_points_interval_stays_within_what_resamples_can_give() -> None:
+    """Mean points near zero: a symmetric interval would dip below any possible mean."""
+    samples = np.array([[0.0]] * 300 + [[1.0]] * 100)
+    est = _estimate(np.array([0.25]), samples, 20, bounded=True)
+    half = 2.093 * samples.std(ddof=1)  # t(19) x the bootstrap SD: 0.91, both ends clipped
+    assert 0.25 - half < 0 and 0.25 + half > 1
+    assert (est.low[0], est.high[0]) == (0.0, 1.0)
+    assert _estimate(np.array([0.25]), samples, 20).low[0] < 0  # Elo-like: unbounded
 
 
 def test_t_quantile_matches_the_tables() -> None:
