@@ -43,6 +43,7 @@ class LineReader:
 
 
 GAME_OVER, QUIT = 0, 3  # a game child's exit codes: next game, or stop serving
+OVER = b"over\n"  # what a game child that really finished writes first on its handback
 
 
 def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> None:
@@ -67,9 +68,10 @@ def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> 
         os.close(handback_w)
         _, status = os.waitpid(child, 0)
         rest = _read_waiting(handback_r)  # written before the child exited
-        if os.waitstatus_to_exitcode(status) != GAME_OVER:
-            return  # quit, end of input, or the child died: the referee sees end of file
-        reader.buffer = rest + reader.buffer
+        if os.waitstatus_to_exitcode(status) != GAME_OVER or not rest.startswith(OVER):
+            return  # quit, end of input, or the child died (even with status 0, as a bot
+            # calling os._exit(0) would): the referee sees end of file, a crash
+        reader.buffer = rest[len(OVER):] + reader.buffer
         _forget_game()
 
 
@@ -78,7 +80,7 @@ def _child_game(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader:
     """The game child's whole life: play, hand the unread input back, say how it ended."""
     try:
         code = play(cls, params, hello, reader, stdout)
-        os.write(handback, reader.buffer)  # at most the next start_game: fits the pipe
+        os.write(handback, OVER + reader.buffer)  # at most the next start_game: fits
     except BaseException:  # the bot failed to start: the referee counts a crash
         traceback.print_exc()
         code = 1

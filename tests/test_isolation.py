@@ -195,6 +195,7 @@ def assert_contained(record: GameRecord, bot: BotSpec, made: Sequence[Path]) -> 
     # by id; a backlog of late answers amounts to silence past the grace: restarted
     ("InfiniteLoop", {}, {"timeout", "crash"}, "timeout"),
     ("Crasher", {}, {"crash"}, "crash"),
+    ("Crasher", {"code": 0}, {"crash"}, "crash"),  # a clean-looking exit mid-game
     pytest.param("Crasher", {"at": 1}, {"crash"}, "crash", marks=pytest.mark.slow),
     ("GarbageWriter", {}, {"unreadable"}, "unreadable"),
     ("Flooder", {}, {"unreadable", "timeout"}, None),

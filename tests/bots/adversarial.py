@@ -86,17 +86,19 @@ class InfiniteLoop(_Honest):
 
 
 class Crasher(_Honest):
-    """Exits the process without a word on its ``at``-th decision (each new process too)."""
+    """Exits the process without a word on its ``at``-th decision (each new process too),
+    with status ``code`` (0 looks like a clean exit)."""
 
-    def __init__(self, at: int = 5, **kw: str) -> None:
+    def __init__(self, at: int = 5, code: int = 3, **kw: str) -> None:
         super().__init__(**kw)
         self.at = at
+        self.code = code
         self.decisions = 0
 
     def _tick(self) -> None:
         self.decisions += 1
         if self.decisions == self.at:
-            os._exit(3)
+            os._exit(self.code)
 
     def draw(self, view: View) -> Draw:
         self._tick()
