@@ -13,8 +13,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arena.actions import parse_action
 from arena.cards import Card, deck, parse_cards
+from arena.errors import IllegalAction
 from arena.game import Game
+from arena.laying import LayingGame
 from arena.variants.indian13 import Indian13
 
 TEST_BOTS = Path(__file__).parent / "bots"
@@ -102,3 +107,38 @@ def bot_target(cls: str, module: str = "faulty_bots.py") -> str:
 def points_after(game: Game) -> list[int]:
     """The penalties of the last round played."""
     return list(game.results[-1].penalties)
+
+
+# ------------------------------------------------------------ the laying variants (R51, MAR)
+
+
+def play(game: Game, text: str) -> None:
+    """One answer of the seat to act, written as a bot writes it."""
+    game.apply(parse_action(text))
+
+
+def laying_state(game: LayingGame) -> tuple[Any, ...]:
+    """Everything a refused answer must leave as it was."""
+    return (tuple(map(tuple, game.hands)), tuple(game.stock), tuple(game.pile),
+            tuple(game.table), tuple(game.history), game.tournante, tuple(game.opened),
+            game.best_opening, len(game.log), game.decision, game.to_act, game.draws,
+            tuple(game.totals), game.finished)
+
+
+def refused(game: LayingGame, text: str) -> IllegalAction:
+    """An answer that must be refused without changing anything (COM-6)."""
+    before = laying_state(game)
+    with pytest.raises(IllegalAction) as caught:
+        play(game, text)
+    assert laying_state(game) == before
+    return caught.value
+
+
+def hand(game: Game, seat: int) -> list[str]:
+    return sorted(str(c) for c in game.hands[seat])
+
+
+def table(game: LayingGame) -> list[str]:
+    """The combinations on the table, a joker written with the card it stands for."""
+    return [" ".join(str(c) if s is None else f"{c}={s}" for c, s in
+                     zip(m.cards, m.stands_for, strict=True)) for m in game.table]

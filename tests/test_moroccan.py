@@ -14,15 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import all_cards, card, cards, stacked_deck
+from conftest import all_cards, card, cards, hand, play, refused, stacked_deck, table
 from test_conformance import assert_log_replays, playout
 
-from arena.actions import Placed, Play, parse_action
+from arena.actions import Placed, Play
 from arena.advice import hand_points, suggest_lay
 from arena.bot import BotSpec
 from arena.cards import Card, deck
 from arena.errors import BadInput, IllegalAction
-from arena.game import Game
 from arena.laying import LayingRules, build_meld, meld_points, resolved, take_back
 from arena.protocol import ViewDecoder, encode_view
 from arena.records import replay
@@ -52,33 +51,6 @@ def mar_game(hands: Sequence[str], *, pile: str, stock: str = "", dealer: int = 
     first = stacked_deck(per_seat, extras=[extra, card(pile)], stock=stock, dealer=dealer,
                          deck_cards=MAR_DECK, fill=fill)
     return Moroccan(seed=0, options=options, decks=[first], dealer=dealer)
-
-
-def play(game: Game, text: str) -> None:
-    game.apply(parse_action(text))
-
-
-def state(game: Moroccan) -> tuple[Any, ...]:
-    return (tuple(map(tuple, game.hands)), tuple(game.stock), tuple(game.pile),
-            tuple(game.table), tuple(game.history), tuple(game.opened), game.best_opening,
-            len(game.log), game.decision, game.to_act, game.draws, tuple(game.totals))
-
-
-def refused(game: Moroccan, text: str) -> IllegalAction:
-    before = state(game)
-    with pytest.raises(IllegalAction) as caught:
-        play(game, text)
-    assert state(game) == before
-    return caught.value
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    return sorted(str(c) for c in game.hands[seat])
-
-
-def table(game: Moroccan) -> list[str]:
-    return [" ".join(str(c) if s is None else f"{c}={s}" for c, s in
-                     zip(m.cards, m.stands_for, strict=True)) for m in game.table]
 
 
 def draw_and_discard(game: Moroccan) -> None:

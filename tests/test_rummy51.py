@@ -15,15 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import all_cards, card, cards, stacked_deck
+from conftest import all_cards, card, cards, hand, laying_state, play, refused, stacked_deck, table
 from test_conformance import assert_log_replays, playout
 
-from arena.actions import Draw, LayOff, Placed, Play, TakeBack, parse_action
+from arena.actions import Draw, LayOff, Placed, Play, TakeBack
 from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay
 from arena.bot import BotSpec
 from arena.cards import Card, deck
 from arena.errors import BadInput, IllegalAction
-from arena.game import Game
 from arena.laying import (
     LayingRules,
     add_to_meld,
@@ -66,36 +65,6 @@ def r51_game(hands: Sequence[str], *, stock: str = "", dealer: int = 0, fill: bo
 def placed(text: str) -> list[Placed]:
     """Cards as a bot places them: ``JK=8H 6H 7H``."""
     return [Placed.parse(t) for t in text.split()]
-
-
-def play(game: Game, text: str) -> None:
-    """One answer of the seat to act, written as a bot writes it."""
-    game.apply(parse_action(text))
-
-
-def state(game: Rummy51) -> tuple[Any, ...]:
-    return (tuple(map(tuple, game.hands)), tuple(game.stock), tuple(game.pile),
-            tuple(game.table), tuple(game.history), game.tournante, tuple(game.opened),
-            game.best_opening, len(game.log), game.decision, game.to_act, game.draws,
-            tuple(game.totals), game.finished)
-
-
-def refused(game: Rummy51, text: str) -> IllegalAction:
-    """An answer that must be refused without changing anything (COM-6)."""
-    before = state(game)
-    with pytest.raises(IllegalAction) as caught:
-        play(game, text)
-    assert state(game) == before
-    return caught.value
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    return sorted(str(c) for c in game.hands[seat])
-
-
-def table(game: Rummy51) -> list[str]:
-    return [" ".join(str(c) if s is None else f"{c}={s}" for c, s in
-                     zip(m.cards, m.stands_for, strict=True)) for m in game.table]
 
 
 def first_cycle(game: Rummy51, tournante: str, *discards: str, take: bool = False) -> None:
@@ -418,7 +387,7 @@ def test_r51_9_remedy_replays_from_the_log() -> None:
     for seat, action in game.log:
         assert again.to_act == seat
         again.apply(action)
-    assert state(again) == state(game)
+    assert laying_state(again) == laying_state(game)
 
 
 def test_r51_9_asking_for_the_stock_is_the_remedy_too() -> None:
