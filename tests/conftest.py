@@ -117,6 +117,12 @@ def play(game: Game, text: str) -> None:
     game.apply(parse_action(text))
 
 
+def draw_and_discard(game: Game) -> None:
+    """The seat to act draws from the stock and discards that card."""
+    play(game, "stock")
+    play(game, f"discard {game.turn.drawn}")
+
+
 def laying_state(game: LayingGame) -> tuple[Any, ...]:
     """Everything a refused answer must leave as it was."""
     return (tuple(map(tuple, game.hands)), tuple(game.stock), tuple(game.pile),

@@ -14,7 +14,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import all_cards, card, cards, hand, play, refused, stacked_deck, table
+from conftest import (
+    all_cards,
+    card,
+    cards,
+    draw_and_discard,
+    hand,
+    play,
+    refused,
+    stacked_deck,
+    table,
+)
 from test_conformance import assert_log_replays, playout
 
 from arena.actions import Placed, Play
@@ -51,11 +61,6 @@ def mar_game(hands: Sequence[str], *, pile: str, stock: str = "", dealer: int = 
     first = stacked_deck(per_seat, extras=[extra, card(pile)], stock=stock, dealer=dealer,
                          deck_cards=MAR_DECK, fill=fill)
     return Moroccan(seed=0, options=options, decks=[first], dealer=dealer)
-
-
-def draw_and_discard(game: Moroccan) -> None:
-    play(game, "stock")
-    play(game, f"discard {game.turn.drawn}")
 
 
 # --------------------------------------------------------------------------- table, deal

@@ -15,7 +15,18 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from conftest import all_cards, card, cards, hand, laying_state, play, refused, stacked_deck, table
+from conftest import (
+    all_cards,
+    card,
+    cards,
+    draw_and_discard,
+    hand,
+    laying_state,
+    play,
+    refused,
+    stacked_deck,
+    table,
+)
 from test_conformance import assert_log_replays, playout
 
 from arena.actions import Draw, LayOff, Placed, Play, TakeBack
@@ -576,11 +587,6 @@ def team_game(**options: Any) -> Rummy51:
     play(game, "stock")  # 8C
     play(game, "meld KS KH KD; meld QS QH QD; discard 8C")
     return game
-
-
-def draw_and_discard(game: Rummy51) -> None:
-    play(game, "stock")
-    play(game, f"discard {game.turn.drawn}")
 
 
 def test_r51_12_partner_treated_as_opened_lays_below_the_threshold() -> None:
