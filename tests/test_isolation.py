@@ -680,13 +680,10 @@ def tournament_config(tmp_path: Path, bots: str, *, name: str = "iso", players: 
     return path
 
 
-@needs_namespaces
-def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
-    """Unconfined, the bot processes could read results/<name>/config.yaml (same uid),
-    which holds the tournament seed and the bots: every game seed follows (schedule), and
-    with it every deal; games.jsonl gives the seeds of finished games too. Confined, they
-    see none of the results folder. The config names no seed, as docs/protocol.md advises
-    for contests: a random one is drawn (the peeker tries small seeds too)."""
+def peeker_tournament(tmp_path: Path, *, seed: int | None
+                      ) -> tuple[list[GameRecord], list[dict[str, Any]]]:
+    """A 4-game tournament of the peeker, greedy and two random bots on two workers: the
+    records and the peeker's notes."""
     report = tmp_path / "peek.jsonl"
     report.touch()
     config = load_config(tournament_config(tmp_path, f"""\
@@ -700,12 +697,26 @@ def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
           module: bots.random_bot:RandomBot
         - name: random-2
           module: bots.random_bot:RandomBot
-        """, time_ms=3000, memory_mb=1024, draw_cap=40, seed=None))
+        """, time_ms=3000, memory_mb=1024, draw_cap=40, seed=seed))
     run_tournament(config, progress=False)
-    records = read_games(config.results_dir / "games.jsonl")
-    lines = notes(report)
-    found = [leak for r in records for seat, s in enumerate(r.seats) if s.bot == "peeker"
-             for leak in leaks(r, seat, lines)]
+    return read_games(config.results_dir / "games.jsonl"), notes(report)
+
+
+def tournament_leaks(records: list[GameRecord], lines: list[dict[str, Any]]) -> list[str]:
+    """The peeker's right claims in every game it played, whatever its seat."""
+    return [leak for r in records for seat, s in enumerate(r.seats) if s.bot == "peeker"
+            for leak in leaks(r, seat, lines)]
+
+
+@needs_namespaces
+def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
+    """Unconfined, the bot processes could read results/<name>/config.yaml (same uid),
+    which holds the tournament seed and the bots: every game seed follows (schedule), and
+    with it every deal; games.jsonl gives the seeds of finished games too. Confined, they
+    see none of the results folder. The config names no seed, as docs/protocol.md advises
+    for contests: a random one is drawn (the peeker tries small seeds too)."""
+    records, lines = peeker_tournament(tmp_path, seed=None)
+    found = tournament_leaks(records, lines)
     assert len(records) == 4
     assert found == [], f"{len(found)} leaks, e.g. {found[:2]}"
 
@@ -715,25 +726,8 @@ def test_a_small_seed_is_guessed_even_by_a_confined_peeker(tmp_path: Path) -> No
     """The control of the test above, and the reason a contest config names no seed: with
     ``seed: 1`` the confined peeker reads nothing, yet rebuilds the deals by trying small
     tournament seeds (it knows the engine and the schedule)."""
-    report = tmp_path / "peek.jsonl"
-    report.touch()
-    config = load_config(tournament_config(tmp_path, f"""\
-        - name: peeker
-          module: {ADVERSARIAL}:Peeker
-          params: {{report: {report}, budget_s: 0.15}}
-          write: [{report}]
-        - name: greedy
-          module: bots.greedy:GreedyBot
-        - name: random
-          module: bots.random_bot:RandomBot
-        - name: random-2
-          module: bots.random_bot:RandomBot
-        """, time_ms=3000, memory_mb=1024, draw_cap=40, seed=1))
-    run_tournament(config, progress=False)
-    records = read_games(config.results_dir / "games.jsonl")
-    lines = notes(report)
-    found = [leak for r in records for seat, s in enumerate(r.seats) if s.bot == "peeker"
-             for leak in leaks(r, seat, lines)]
+    records, lines = peeker_tournament(tmp_path, seed=1)
+    found = tournament_leaks(records, lines)
     assert found and all(leak.startswith("seed:") for leak in found), found[:3]
     assert not any(line.get("probe") == "file" and line["ok"] for line in lines)
 
@@ -798,8 +792,7 @@ def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
     assert by_bot["garbagewriter"]["unreadable"] > 0
     assert by_bot["memoryhog"]["crash"] > 0
     lines = notes(report)
-    found = [leak for r in records for seat, s in enumerate(r.seats) if s.bot == "peeker"
-             for leak in leaks(r, seat, lines)]
+    found = tournament_leaks(records, lines)
     assert any("claim" in line or "probe" in line for line in lines)  # it did try
     assert found == [], f"{len(found)} leaks, e.g. {found[:2]}"
     honest = {"greedy": GREEDY, "random": RANDOM}
