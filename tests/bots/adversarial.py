@@ -35,7 +35,8 @@ class _Honest:
 
     Every bot here takes ``tag`` (it lands on the command line of the bot's process, so a
     test can look for leftover processes) and ``report``: a JSON-lines file to which the bot
-    notes each process start (``{"start": pid}``) and what its attack achieved.
+    notes each game's start (``{"start": PROCESS}``) and what its attack achieved. An attack
+    made at every decision goes in :meth:`attack`.
     """
 
     def __init__(self, tag: str = "", report: str = "") -> None:
@@ -51,10 +52,15 @@ class _Honest:
     def start_game(self, info: GameInfo) -> None:
         self.note(start=PROCESS, bot_seed=info.seed)
 
+    def attack(self, view: View) -> None:
+        """What the bot does before each answer (nothing: it is honest)."""
+
     def draw(self, view: View) -> Draw:
+        self.attack(view)
         return Draw("stock")
 
     def play(self, view: View) -> Play:
+        self.attack(view)
         if view.drawn is not None and view.drawn_from == "stock":
             return Play(discard=view.drawn)
         return Play(discard=view.discardable[-1])
@@ -95,18 +101,10 @@ class Crasher(_Honest):
         self.code = code
         self.decisions = 0
 
-    def _tick(self) -> None:
+    def attack(self, view: View) -> None:
         self.decisions += 1
         if self.decisions == self.at:
             os._exit(self.code)
-
-    def draw(self, view: View) -> Draw:
-        self._tick()
-        return super().draw(view)
-
-    def play(self, view: View) -> Play:
-        self._tick()
-        return super().play(view)
 
 
 JUNK = (b"garbage\n", b'{"id": 1, "action": \n', b"[1, 2, 3]\n", b"\xff\xfe not utf-8\n",
@@ -134,18 +132,10 @@ class GarbageWriter(_Honest):
         self.every = every
         self.decisions = 0
 
-    def _junk(self) -> None:
+    def attack(self, view: View) -> None:
         self.decisions += 1
         if self.decisions % self.every == 0:
             os.write(protocol_out(), JUNK[self.decisions % len(JUNK)])
-
-    def draw(self, view: View) -> Draw:
-        self._junk()
-        return super().draw(view)
-
-    def play(self, view: View) -> Play:
-        self._junk()
-        return super().play(view)
 
 
 class Flooder(_Honest):
@@ -290,13 +280,8 @@ class Peeker(_Honest):
         self._guess_seeds()
         self._deal_candidates(time.monotonic() + 2 * self.budget_s)
 
-    def draw(self, view: View) -> Draw:
+    def attack(self, view: View) -> None:
         self._peek(view)
-        return super().draw(view)
-
-    def play(self, view: View) -> Play:
-        self._peek(view)
-        return super().play(view)
 
     def end_round(self, summary: RoundSummary) -> None:
         self.public.extend(summary.hands)
