@@ -101,20 +101,25 @@ def python_paths() -> list[str]:
     paths.update(v for k, v in sysconfig.get_paths().items() if k != "scripts")
     paths.update(p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p)
     paths.add(str(Path(__file__).resolve().parent))  # arena itself (an editable install)
-    paths.update(module_paths("bots.random_bot:RandomBot"))  # the built-in bots, to reuse
+    paths.update(_package_files("bots"))  # the built-in bots, to build on
     return sorted(p for p in paths if os.path.exists(p))
 
 
 def module_paths(target: str) -> list[str]:
     """The files of a bot given as ``package.module:Class`` or ``path/to/bot.py:Class``:
     the whole top-level package (a bot may import its siblings), or the single file."""
-    import importlib.util
-    from importlib.machinery import PathFinder
-
     where = target.rpartition(":")[0]
     if where.endswith(".py"):
         return [str(Path(where).resolve())]
-    top = where.split(".")[0]
+    return _package_files(where.split(".")[0])
+
+
+def _package_files(top: str) -> list[str]:
+    """Where a top-level package (its folders) or module (its file) is found, looking in
+    the folder the bots are run from first, as the host's import path does."""
+    import importlib.util
+    from importlib.machinery import PathFinder
+
     search = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
     with contextlib.suppress(ImportError, ValueError):
         spec = PathFinder.find_spec(top, search) or importlib.util.find_spec(top)

@@ -77,7 +77,8 @@ def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = No
     command = list(spec.command) if spec.command is not None else host_command(spec)
     stderr = None if stderr_dir is None else stderr_dir / f"{spec.name}.stderr.log"
     return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),
-                       confinement=confinement(spec))
+                       confinement=confinement(spec),
+                       new_process_each_game=spec.command is not None)  # no host to fork it
 
 
 def confinement(spec: BotSpec) -> Confinement | None:

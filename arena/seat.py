@@ -117,11 +117,12 @@ class ProcessSeat:
 
     def __init__(self, command: Sequence[str], *, limits: Limits, stderr: Path | None = None,
                  env: Mapping[str, str] | None = None,
-                 confinement: Confinement | None = None) -> None:
+                 confinement: Confinement | None = None,
+                 new_process_each_game: bool = False) -> None:
         self.command = list(command)
         self.confinement = confinement
         self.ready_by = 0.0
-        self.forks_games = command[1:3] == ["-m", "arena.host"]  # a fresh child per game
+        self.new_process_each_game = new_process_each_game  # (the Python host forks instead)
         self.played = False
         self.limits = limits
         self.stderr_path = stderr
@@ -257,11 +258,10 @@ class ProcessSeat:
     # ---------------------------------------------------------------- the seat interface
 
     def launch(self) -> None:
-        """Start the process if it is not running, or if it is a command bot that has played
-        a game (its memory must end with the game, as the Python host's forked games do);
-        without waiting for it (seats start in parallel)."""
+        """Start the process if it is not running, or if it has played a game and must not
+        remember it; without waiting for it (seats start in parallel)."""
         if self.proc is None or self.proc.poll() is not None or \
-                (self.played and not self.forks_games):
+                (self.played and self.new_process_each_game):
             self._kill()
             self._spawn()
             self.played = False

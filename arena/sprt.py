@@ -16,16 +16,15 @@ references and the checks of its error rates are in ``docs/statistics.md``.
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.config import Config
 from arena.errors import BadInput
 from arena.records import GameRecord
 from arena.schedule import Pairing, derive_seed, seating_orders
-from arena.tournament import play_pairings
+from arena.tournament import play_pairings, settle_seed
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
 PRIOR = 1e-3  # pseudo-sets at scores 0 and 1, as fishtest regularises empty outcomes
@@ -169,7 +168,7 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
     limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``."""
     k = _check(config, candidate, baseline, filler, max_games)
     if config.seed is None:  # random, as in a tournament: bots must not guess the deals
-        config = replace(config, seed=secrets.randbits(63))
+        config = settle_seed(config, None)
     folder = config.output / f"{config.name}-sprt"
     folder.mkdir(parents=True, exist_ok=True)
     lower, upper = test.bounds
