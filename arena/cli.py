@@ -9,7 +9,6 @@ from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar, cast
 
-import click
 import typer
 from tabulate import tabulate
 from typer.core import TyperGroup
@@ -35,9 +34,6 @@ from arena.sprt import Sprt, run_sprt
 from arena.tournament import run_tournament, schedule_for
 from arena.variants import VARIANTS, find_variant
 
-_USAGE_ERRORS: tuple[type[Exception], ...] = (click.ClickException,
-                                              typer.exceptions.TyperException)
-
 
 class _OneLineErrors(TyperGroup):
     """Usage errors in one line (``arena: error: ...``) with exit code 2, like every other
@@ -47,14 +43,14 @@ class _OneLineErrors(TyperGroup):
         kwargs["standalone_mode"] = False
         try:
             code = super().main(*args, **kwargs)
-        except _USAGE_ERRORS as exc:  # typer vendors click in newer releases
-            message = str(getattr(exc, "format_message", exc.__str__)())
+        except typer.TyperException as exc:  # usage errors of typer's own (vendored) click
+            message = exc.format_message()
             if type(exc).__name__ == "NoArgsIsHelpError":
                 typer.echo(message)  # plain `arena`: the help text
                 sys.exit(0)
             typer.echo(f"arena: error: {message}", err=True)
-            sys.exit(getattr(exc, "exit_code", 2))
-        except (click.exceptions.Abort, typer.Abort):
+            sys.exit(exc.exit_code)
+        except typer.Abort:
             typer.echo("arena: interrupted", err=True)
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)

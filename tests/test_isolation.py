@@ -5,9 +5,9 @@ counted against their own seat under the right kind while the game goes on; limi
 (memory, processes, no process left behind); a peeker that learns no hidden card; a bot in
 JavaScript; the fault policies; and the size of the protocol's messages.
 
-The tests marked slow (a 90-game tournament of every hostile bot, and others) run only with
-``-m slow``. The confinement itself (namespaces, what a bot may read) is tested in
-tests/test_confine.py.
+The tests marked slow (a tournament of every hostile bot, and others) run only with
+``-m slow``, as in every file (pyproject.toml). The confinement itself (namespaces, what a
+bot may read) is tested in tests/test_confine.py.
 """
 
 from __future__ import annotations
@@ -137,14 +137,6 @@ def cgroups(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     monkeypatch.setattr(arena.seat, "new_seat_cgroups", recording)
     return made
-
-
-@pytest.fixture(autouse=True)
-def _slow_only_when_asked(request: pytest.FixtureRequest) -> None:
-    """The slow tests of this file run only under ``-m slow``."""
-    if request.node.get_closest_marker("slow") and \
-            "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("slow: run with -m slow")
 
 
 # --------------------------------------------------------------------------- (a) same games
@@ -724,12 +716,13 @@ def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
 @needs_namespaces
 def test_a_small_seed_is_guessed_even_by_a_confined_peeker(tmp_path: Path) -> None:
     """The control of the test above, and the reason a contest config names no seed: with
-    ``seed: 1`` the confined peeker reads nothing, yet rebuilds the deals by trying small
-    tournament seeds (it knows the engine and the schedule)."""
+    ``seed: 1`` the confined peeker reads none of the tournament's files, yet rebuilds the
+    deals by trying small tournament seeds (it knows the engine and the schedule)."""
     records, lines = peeker_tournament(tmp_path, seed=1)
     found = tournament_leaks(records, lines)
     assert found and all(leak.startswith("seed:") for leak in found), found[:3]
-    assert not any(line.get("probe") == "file" and line["ok"] for line in lines)
+    read = [line["detail"] for line in lines if line.get("probe") == "file" and line["ok"]]
+    assert not [path for path in read if path.startswith(str(tmp_path))], read
 
 
 # --------------------------------------------------------------------------- (c) tournaments

@@ -498,7 +498,7 @@ class Peeker(_Honest):
             except OSError as exc:
                 self._probe("file", False, f"{path}: {exc.strerror}")
                 continue
-            self._probe("file", True, "read")
+            self._probe("file", True, str(path))
             self._seeds_from(path, data)
             if hasattr(self, "view"):
                 self.files_seen.add(key)
