@@ -7,14 +7,15 @@ object or its text (``"stock"``, ``"discard KS"``). Optional hooks: ``start_game
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
-import inspect
 import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -55,6 +56,7 @@ class BotSpec:
     read: tuple[str, ...] = ()  # more paths the confined bot may read (docs/protocol.md)
     write: tuple[str, ...] = ()  # paths it may write (e.g. a bot that learns across games)
     network: bool = False  # confined bots have no network unless given it
+    origin: str = field(default="", compare=False)  # where it was named: "file.yaml:9: bots[1]"
 
     def make(self) -> Bot:
         """A fresh instance for one game (Python bots only)."""
@@ -65,29 +67,62 @@ class BotSpec:
 
     def env(self) -> dict[str, str]:
         """Environment additions for the bot's process: this folder on the import path."""
-        paths = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
-        return {"PYTHONPATH": ":".join(paths)}
+        return {"PYTHONPATH": ":".join(_bot_import_path())}
+
+    def source_files(self) -> list[Path]:
+        """The files a change of the bot shows in: the module or file its target names, or
+        the files its command line names. Found without importing anything of the bot."""
+        if self.command is not None:
+            return [Path(a) for a in self.command if Path(a).is_file()]
+        where = self.target.rpartition(":")[0]
+        if not where.endswith(".py"):
+            return [module_file(where)]
+        if not Path(where).is_file():
+            raise BadInput(f"no file {where!r}")
+        return [Path(where)]
 
     def source_hash(self) -> str:
-        """A short hash of the bot's source, so a changed bot is noticed on resume."""
-        if self.command is not None:
-            files = [Path(a) for a in self.command if Path(a).is_file()]
-            source = "\n".join([" ".join(self.command), *(f.read_text(errors="replace")
-                                                          for f in files)])
-        else:
-            cls = load_class(self.target)
-            where = self.target.rpartition(":")[0]
-            named = sys.modules.get(where) if not where.endswith(".py") else None
-            parts = []
-            for module in (sys.modules.get(cls.__module__), named):
-                try:
-                    parts.append(inspect.getsource(module) if module else "")
-                except (OSError, TypeError):
-                    parts.append(self.target)
-            if where.endswith(".py") and Path(where).is_file():
-                parts.append(Path(where).read_text(errors="replace"))  # the file the config names
-            source = "\n".join(parts)
-        return hashlib.sha256(source.encode()).hexdigest()[:16]
+        """A short hash of the bot's source, so a changed bot is noticed on resume; read from
+        its files, never by importing it (that would run the bot's code here)."""
+        named = " ".join(self.command) if self.command is not None else self.target
+        texts = [f.read_text(errors="replace") for f in self.source_files()]
+        return hashlib.sha256("\n".join([named, *texts]).encode()).hexdigest()[:16]
+
+
+def _bot_import_path() -> list[str]:
+    """Where a bot's own modules are found first: the folder bots are run from, then
+    PYTHONPATH (the bot process gets the same, :meth:`BotSpec.env`)."""
+    return [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+
+
+def find_module(name: str) -> ModuleSpec | None:
+    """Where module ``a.b.c`` is, found part by part without importing it or the packages
+    above it (importing would run their code), as a bot process would look for it."""
+    spec = None
+    locations: list[str] | None = [*_bot_import_path(), *sys.path]
+    for depth in range(1, name.count(".") + 2):
+        if locations is None:
+            return None  # a part above is a module, not a package
+        part = ".".join(name.split(".")[:depth])
+        spec = PathFinder.find_spec(part, locations)
+        if spec is None and depth == 1:
+            with contextlib.suppress(ImportError, ValueError):  # e.g. an editable install
+                spec = importlib.util.find_spec(part)  # a top-level name imports nothing
+        if spec is None:
+            return None
+        found = spec.submodule_search_locations
+        locations = None if found is None else list(found)
+    return spec
+
+
+def module_file(name: str) -> Path:
+    """The source file of module ``name`` (a package's ``__init__.py``), found without
+    importing it."""
+    spec = find_module(name)
+    if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+        raise BadInput(f"no module {name!r} found in {os.getcwd()}, PYTHONPATH or the "
+                       "installed packages")
+    return Path(spec.origin)
 
 
 _loaded: dict[str, Callable[..., Bot]] = {}

@@ -20,6 +20,7 @@ from arena.config import Config, load_config
 from arena.errors import ArenaError, BadInput
 from arena.game import Game
 from arena.leaderboard import (
+    faulty_bots,
     head_to_head,
     parse_anchor,
     render,
@@ -27,11 +28,12 @@ from arena.leaderboard import (
     standings,
     stored_anchor,
 )
-from arena.options import parse_option_args
+from arena.options import parse_option_args, resolve_options
 from arena.records import GameRecord, parse_logged, read_games
-from arena.referee import Isolation, play_game
+from arena.referee import FaultEvent, Isolation, play_game
 from arena.sprt import Sprt, run_sprt
-from arena.tournament import run_tournament, schedule_for
+from arena.startup import check_bots_start
+from arena.tournament import check_config_bots, run_tournament, schedule_for
 from arena.variants import VARIANTS, find_variant
 
 
@@ -74,8 +76,10 @@ JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON instead of a t
 
 
 def fail(message: str, code: int = 2) -> None:
-    """Print a one-line error and exit (2: bad input, 1: failure while running)."""
-    typer.echo(f"arena: error: {message}", err=True)
+    """Print the error, one line per problem, and exit (2: bad input, 1: failure while
+    running)."""
+    for line in message.splitlines() or [""]:
+        typer.echo(f"arena: error: {line}", err=True)
     raise typer.Exit(code)
 
 
@@ -96,20 +100,19 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
 
 
 def bot_spec(text: str, seat: int) -> BotSpec:
-    """A bot named on the command line: a built-in name or ``module:Class`` / ``file.py:Class``."""
+    """A bot named on the command line: a built-in name or ``module:Class`` / ``file.py:Class``;
+    found, not imported (starting it is :func:`check_bots_start`'s job)."""
     target = BUILTIN_BOTS.get(text, text)
     name = text if text in BUILTIN_BOTS else text.rpartition(":")[2]
-    if ":" not in target:
+    where, sep, cls = target.rpartition(":")
+    if not (sep and where and cls):
         raise BadInput(f"bot {seat} {text!r}: expected 'random', 'greedy', "
                        "'package.module:Class' or 'file.py:Class'")
-    spec = BotSpec(name, target)
+    spec = BotSpec(name, target, origin=f"bot {seat}")
     try:
-        spec.make()  # fail now, naming the seat, rather than as faults mid-game
+        spec.source_files()
     except BadInput as exc:
-        raise BadInput(f"bot {seat}: {exc}") from exc
-    except Exception as exc:
-        raise BadInput(f"bot {seat}: {text!r} failed to start: "
-                       f"{type(exc).__name__}: {exc}") from exc
+        raise BadInput(f"bot {seat} {text!r}: {exc}") from exc
     return spec
 
 
@@ -144,20 +147,28 @@ def play(
     options = parse_option_args(option)
     options.setdefault("players", len(bots))
     specs = [bot_spec(b, i) for i, b in enumerate(bots)]
-    record = play_game(game_cls, specs, seed=seed, options=options,
-                       isolation=cast(Isolation, isolation), stderr_dir=logs)
+    how = cast(Isolation, isolation)
+    check_bots_start(specs, variant=game_cls, options=resolve_options(
+        game_cls.name, game_cls.OPTIONS, options), isolation=how)
+    faults: list[FaultEvent] = []
+    record = play_game(game_cls, specs, seed=seed, options=options, isolation=how,
+                       stderr_dir=logs, on_fault=faults.append)
     if verbose:
-        for line in turn_log(game_cls, record):
+        for line in turn_log(game_cls, record, faults):
             typer.echo(line)
     typer.echo(result_table(record))
 
 
-def turn_log(game_cls: type[Game], record: GameRecord) -> list[str]:
-    """A readable turn-by-turn account, rebuilt by replaying the record."""
+def turn_log(game_cls: type[Game], record: GameRecord,
+             faults: Sequence[FaultEvent] = ()) -> list[str]:
+    """A readable turn-by-turn account, rebuilt by replaying the record; each fault (with
+    what the bot said, such as its traceback) just before the action played for it."""
     game = game_cls(seed=record.seed, options=record.options)
     names = [s.bot for s in record.seats]
     lines = [_round_header(game)]
-    for text in record.actions:
+    for at, text in enumerate(record.actions):
+        for fault in (f for f in faults if f.at == at):
+            lines += _fault_lines(fault, names[fault.seat])
         seat, action = parse_logged(text)
         before = game.round
         drawn_hand = list(game.hands[seat])
@@ -175,6 +186,12 @@ def turn_log(game_cls: type[Game], record: GameRecord) -> list[str]:
             if not game.finished:
                 lines.append(_round_header(game))
     return lines
+
+
+def _fault_lines(fault: FaultEvent, name: str) -> list[str]:
+    first, *rest = fault.detail.splitlines() or [""]
+    return [f"  seat {fault.seat} ({name}) fault: {fault.kind}, {first}",
+            *(f"    | {line}" for line in rest)]
 
 
 def _round_header(game: Game) -> str:
@@ -262,6 +279,17 @@ def run(
     records = read_games(cfg.results_dir / "games.jsonl")
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     typer.echo(render(standings(records, anchor=cfg.anchor), fmt))
+    _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
+    """Say on the console which bots faulted on most of their decisions, and where their
+    tracebacks are: a broken bot is otherwise seen only as a weak one."""
+    for bot in faulty_bots(records):
+        share = bot.faults / max(bot.decisions, 1)
+        typer.echo(f"arena: warning: bot {bot.bot!r} faulted on {min(share, 1):.0%} of its "
+                   f"decisions ({bot.faults} faults, mostly {bot.most_common}); see "
+                   f"{logs / (bot.bot + '.stderr.log')}", err=True)
 
 
 def _warn_if_unconfined(cfg: Config) -> None:
@@ -278,8 +306,10 @@ def _warn_if_unconfined(cfg: Config) -> None:
 def validate(
     config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
 ) -> None:
-    """Check a config without playing: bots load, options and format are valid."""
+    """Check a config without playing: options and format are valid, every bot starts
+    (launched as its games will launch it)."""
     cfg = load_config(config)
+    check_config_bots(cfg)
     total = len(schedule_for(cfg))
     typer.echo(f"{config}: ok: {cfg.variant} with {len(cfg.bots)} bots, {total} games "
                f"at {cfg.players}-seat tables, {cfg.workers} workers")

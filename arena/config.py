@@ -125,13 +125,17 @@ class _Where:
             for i, item in enumerate(node.value):
                 self._walk(item, (*at, i))
 
-    def error(self, at: tuple[str | int, ...], expected: str) -> BadInput:
+    def place(self, at: tuple[str | int, ...]) -> str:
+        """``file.yaml:9: bots[1]``: the file, the line and the field, for messages."""
         name = ".".join(f"[{p}]" if isinstance(p, int) else p for p in at).replace(".[", "[")
         probe = at
         while probe and probe not in self.lines:
             probe = probe[:-1]
         line = f":{self.lines[probe]}" if probe in self.lines else ""
-        return BadInput(f"{self.path}{line}: {name or 'config'}: {expected}")
+        return f"{self.path}{line}: {name or 'config'}"
+
+    def error(self, at: tuple[str | int, ...], expected: str) -> BadInput:
+        return BadInput(f"{self.place(at)}: {expected}")
 
 
 def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Config:
@@ -243,23 +247,24 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
         network = _typed(entry, "network", bool, False, at, where, "true or false")
         if "command" in entry:
             spec = _command_bot(name, entry["command"], (*at, "command"), where, base)
-            specs.append(replace(spec, read=read, write=write, network=network))
+            specs.append(replace(spec, read=read, write=write, network=network,
+                                 origin=where.place(at)))
             continue
         module = entry.get("module")
-        if not isinstance(module, str):
-            raise where.error((*at, "module"), "expected 'package.module:Class' or "
-                                               "'path/file.py:Class'")
+        expected = "expected 'package.module:Class' or 'path/file.py:Class'"
+        if not isinstance(module, str) or module.count(":") != 1 or \
+                not all(module.partition(":")[::2]):
+            raise where.error((*at, "module"), f"{expected}, got {module!r}")
         target = _resolve_path(module, base)
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise where.error((*at, "params"), "expected a mapping of keyword arguments")
-        spec = BotSpec(name, target, params, read=read, write=write, network=network)
+        spec = BotSpec(name, target, params, read=read, write=write, network=network,
+                       origin=where.place(at))
         try:
-            spec.make()
+            spec.source_files()  # found, not imported: starting it is arena.startup's job
         except BadInput as exc:
             raise where.error((*at, "module"), str(exc)) from exc
-        except Exception as exc:
-            raise where.error((*at, "params"), f"the bot failed to start: {exc}") from exc
         specs.append(spec)
     return tuple(specs)
 
@@ -285,11 +290,22 @@ def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Whe
     if not isinstance(command, list) or not command or \
             not all(isinstance(a, str) for a in command):
         raise where.error(at, "expected a command line, e.g. [node, bots/my_bot.js]")
-    resolved = [str((base / a).resolve()) if (base / a).exists() and not Path(a).is_absolute()
-                else a for a in command]
+    resolved = [command[0], *(str((base / a).resolve()) if _names_a_file(a, base) else a
+                              for a in command[1:])]
+    if (base / command[0]).is_file() and not Path(command[0]).is_absolute():
+        resolved[0] = str((base / command[0]).resolve())
     if shutil.which(resolved[0]) is None and not Path(resolved[0]).is_file():
         raise where.error(at, f"program {command[0]!r} not found")
     return BotSpec(name, command=tuple(resolved))
+
+
+def _names_a_file(arg: str, base: Path) -> bool:
+    """A relative argument that is a file beside the config, or looks like a path to one
+    (``bots/x.js``, ``bot.py``): made absolute, since the bot runs from a temporary folder
+    (and a missing script is then named by the path the config meant)."""
+    if Path(arg).is_absolute() or arg.startswith("-") or "=" in arg:
+        return False
+    return (base / arg).exists() or "/" in arg or Path(arg).suffix[1:].isalpha()
 
 
 def _faults(raw: Any, where: _Where) -> FaultPolicy:

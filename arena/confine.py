@@ -117,16 +117,13 @@ def module_paths(target: str) -> list[str]:
 def _package_files(top: str) -> list[str]:
     """Where a top-level package (its folders) or module (its file) is found, looking in
     the folder the bots are run from first, as the host's import path does."""
-    import importlib.util
-    from importlib.machinery import PathFinder
+    from arena.bot import find_module
 
-    search = [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
-    with contextlib.suppress(ImportError, ValueError):
-        spec = PathFinder.find_spec(top, search) or importlib.util.find_spec(top)
-        if spec is not None and spec.submodule_search_locations:
-            return [str(Path(p).resolve()) for p in spec.submodule_search_locations]
-        if spec is not None and spec.origin and os.path.exists(spec.origin):
-            return [str(Path(spec.origin).resolve())]
+    spec = find_module(top)
+    if spec is not None and spec.submodule_search_locations:
+        return [str(Path(p).resolve()) for p in spec.submodule_search_locations]
+    if spec is not None and spec.origin and os.path.exists(spec.origin):
+        return [str(Path(spec.origin).resolve())]
     return []
 
 

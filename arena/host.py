@@ -11,7 +11,6 @@ import contextlib
 import gc
 import json
 import os
-import shutil
 import signal
 import sys
 import traceback
@@ -44,6 +43,7 @@ class LineReader:
 
 GAME_OVER, QUIT = 0, 3  # a game child's exit codes: next game, or stop serving
 OVER = b"over\n"  # what a game child that really finished writes first on its handback
+ERROR_CHARS = 8000  # at most this much of a traceback travels in an error reply
 
 
 def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> None:
@@ -140,12 +140,22 @@ def _forget_game() -> None:
         while True:
             os.waitpid(-1, 0)  # reap them all (orphans are this process's children)
     for folder in ("/tmp", "/dev/shm"):
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(folder):
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
+        _empty(folder)
+
+
+def _empty(folder: str) -> None:
+    """Delete what the game left in a scratch folder, but nothing mounted into it: the
+    organiser's ``read:`` and ``write:`` paths under /tmp are bound there and keep their
+    files (and a read-only tree, such as a venv under /tmp, is not walked in vain)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if not entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):  # EBUSY: a file bound in
                     os.unlink(entry.path)
+            elif not os.path.ismount(entry.path):
+                _empty(entry.path)
+                with contextlib.suppress(OSError):  # not empty: a mount lies below
+                    os.rmdir(entry.path)
 
 
 def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> dict[str, Any]:
@@ -153,8 +163,11 @@ def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> di
     view = views.decode(data)
     try:
         answer: Draw | Play | str = bot.draw(view) if kind == "draw" else bot.play(view)
-    except Exception as exc:
-        return {"error": f"{type(exc).__name__}: {exc}"}
+    except Exception:
+        trace = traceback.format_exc()
+        sys.stderr.write(trace)  # the bot's log, as for any bot that raises
+        sys.stderr.flush()
+        return {"error": trace[-ERROR_CHARS:]}
     return {"action": str(answer)}
 
 

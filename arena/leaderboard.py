@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -258,3 +258,27 @@ def stored_anchor(folder: Path) -> Anchor | None:
             if isinstance(elo, int | float) and not isinstance(elo, bool):
                 return str(name), float(elo)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class FaultyBot:
+    """A bot that faulted on most of its decisions: probably broken rather than weak."""
+
+    bot: str
+    faults: int
+    decisions: int
+    most_common: str
+
+
+def faulty_bots(records: Sequence[GameRecord], *, share: float = 0.5) -> list[FaultyBot]:
+    """Bots whose faults exceed ``share`` of their decisions, worst first."""
+    faults: dict[str, Counter[str]] = defaultdict(Counter)
+    decisions: Counter[str] = Counter()
+    for record in records:
+        for seat in record.seats:
+            faults[seat.bot].update(seat.faults)
+            decisions[seat.bot] += seat.decisions
+    found = [FaultyBot(bot, faults[bot].total(), decisions[bot],
+                       faults[bot].most_common(1)[0][0])
+             for bot in decisions if faults[bot].total() > share * max(decisions[bot], 1)]
+    return sorted(found, key=lambda f: (-f.faults / max(f.decisions, 1), f.bot))

@@ -12,7 +12,7 @@ import functools
 import hashlib
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -69,13 +69,13 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = None,
-              stderr_dir: Any = None) -> Seat:
+              stderr_dir: Path | None = None) -> Seat:
     """An in-process seat, or an isolated one running the bot's command or Python host."""
+    stderr = None if stderr_dir is None else Path(stderr_dir) / f"{spec.name}.stderr.log"
     if isolation == "inprocess" and spec.command is None:
-        return InProcessSeat(spec)
+        return InProcessSeat(spec, stderr=stderr)
     harden_self()  # the bot may not read this process's memory (it holds every hand)
     command = list(spec.command) if spec.command is not None else host_command(spec)
-    stderr = None if stderr_dir is None else stderr_dir / f"{spec.name}.stderr.log"
     return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),
                        confinement=confinement(spec),
                        new_process_each_game=spec.command is not None)  # no host to fork it
@@ -97,6 +97,16 @@ def confinement(spec: BotSpec) -> Confinement | None:
 def _warn_unconfined(why: str) -> None:
     log.warning("bots run unconfined (%s): a bot can read your files and signal your "
                 "processes; run only bots you trust (docs/protocol.md)", why)
+
+
+@dataclass(frozen=True, slots=True)
+class FaultEvent:
+    """One fault as it happened: before action number ``at`` of the game's log."""
+
+    at: int
+    seat: int
+    kind: str
+    detail: str
 
 
 @dataclass(slots=True)
@@ -122,8 +132,10 @@ class Referee:
     def __init__(self, variant: type[Game], seats: Sequence[Seat], names: Sequence[str], *,
                  seed: int, options: Mapping[str, Any] | None = None,
                  clock: Clock | None = None, faults: FaultPolicy | None = None,
-                 game_id: str = "game") -> None:
+                 game_id: str = "game",
+                 on_fault: Callable[[FaultEvent], None] | None = None) -> None:
         self.game = variant(seed=seed, options=options)
+        self.on_fault = on_fault
         if len(seats) != self.game.players:
             raise BadInput(f"{variant.name} with {self.game.players} players needs "
                              f"{self.game.players} bots, got {len(seats)}")
@@ -210,10 +222,10 @@ class Referee:
         """The seat's answer as an action, or None after counting a fault."""
         view = self.game.view(seat)
         limit = self.clock.draw_ms if view.decision == "draw" else self.clock.play_ms
-        answer, fault, elapsed = self.seats[seat].ask(view, limit)
+        answer, fault, elapsed, said = self.seats[seat].ask(view, limit)
         self.tally[seat].times.append(elapsed)
         if fault is not None:
-            self._fault(seat, fault, f"{view.decision} decision ({elapsed:.0f} ms)")
+            self._fault(seat, fault, f"{view.decision} decision ({elapsed:.0f} ms)", said)
             return None
         try:
             if isinstance(answer, str):
@@ -226,10 +238,15 @@ class Referee:
             self._fault(seat, "unreadable", str(exc))
             return None
 
-    def _fault(self, seat: int, kind: str, detail: str) -> None:
+    def _fault(self, seat: int, kind: str, detail: str, said: str = "") -> None:
         tally = self.tally[seat]
         tally.faults[kind] += 1
-        log.info("%s seat %d (%s) %s: %s", self.game_id, seat, tally.name, kind, detail)
+        last = said.strip().rpartition("\n")[2]  # a traceback's last line: the error
+        log.info("%s seat %d (%s) %s: %s%s", self.game_id, seat, tally.name, kind, detail,
+                 f": {last[:300]}" if last else "")
+        if self.on_fault is not None:
+            self.on_fault(FaultEvent(len(self.game.log), seat, kind,
+                                     f"{detail}\n{said.rstrip()}" if said else detail))
         limit = self.policy.forfeit_after
         if limit is not None and not tally.forfeit and sum(tally.faults.values()) >= limit:
             tally.forfeit = True
@@ -262,14 +279,16 @@ def play_game(variant: type[Game], specs: Sequence[BotSpec], *, seed: int,
               options: Mapping[str, Any] | None = None, clock: Clock | None = None,
               faults: FaultPolicy | None = None, isolation: Isolation = "inprocess",
               limits: Limits | None = None, game_id: str = "game",
-              stderr_dir: Path | None = None) -> GameRecord:
-    """Play one game with fresh seats and return its record (isolated bots' stderr goes to
-    ``stderr_dir``, else nowhere)."""
+              stderr_dir: Path | None = None,
+              on_fault: Callable[[FaultEvent], None] | None = None) -> GameRecord:
+    """Play one game with fresh seats and return its record (bots' stderr and tracebacks
+    go to ``stderr_dir``, else nowhere; ``on_fault`` hears of each fault as it happens)."""
     seats = [make_seat(s, isolation=isolation, limits=limits, stderr_dir=stderr_dir)
              for s in specs]
     try:
         return Referee(variant, seats, [s.name for s in specs], seed=seed, options=options,
-                       clock=clock, faults=faults, game_id=game_id).play()
+                       clock=clock, faults=faults, game_id=game_id,
+                       on_fault=on_fault).play()
     finally:
         for seat in seats:
             seat.close()

@@ -18,10 +18,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from arena.actions import Draw, Play
 from arena.bot import Bot, BotSpec, GameInfo, call_hook
@@ -29,7 +30,14 @@ from arena.protocol import encode_line, encode_summary, encode_view, hello
 from arena.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgroups
 from arena.view import RoundSummary, View
 
-Answer = tuple[str | Draw | Play | None, str | None, float]  # (answer, fault kind, ms)
+
+class Answer(NamedTuple):
+    """A seat's reply to one decision: the answer, or the kind of fault it was."""
+
+    answer: str | Draw | Play | None
+    fault: str | None
+    ms: float
+    detail: str = ""  # what the bot said of its fault: the traceback of a crash
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,10 +71,12 @@ class Confinement:
 
 
 class InProcessSeat:
-    """A trusted bot called directly: fast, but it shares this process."""
+    """A trusted bot called directly: fast, but it shares this process. What it raises is
+    appended to its stderr log, as an isolated bot's traceback would be."""
 
-    def __init__(self, spec: BotSpec) -> None:
+    def __init__(self, spec: BotSpec, *, stderr: Path | None = None) -> None:
         self.spec = spec
+        self.stderr_path = stderr
         self.bot: Bot | None = None
 
     def start(self, info: GameInfo) -> str | None:
@@ -74,8 +84,9 @@ class InProcessSeat:
         try:
             self.bot = self.spec.make()
             call_hook(self.bot, "start_game", info)
-        except Exception:
+        except Exception as exc:
             self.bot = None
+            self._log(exc)
             return "crash"
         return None
 
@@ -90,22 +101,33 @@ class InProcessSeat:
     def ask(self, view: View, limit_ms: int) -> Answer:
         """The bot's answer (object or text), or a fault kind."""
         if self.bot is None:
-            return None, "crash", 0.0
+            return Answer(None, "crash", 0.0, "the bot did not start")
         start = time.perf_counter()
         try:
             answer = self.bot.draw(view) if view.decision == "draw" else self.bot.play(view)
-        except Exception:
-            return None, "crash", (time.perf_counter() - start) * 1000
+        except Exception as exc:
+            return Answer(None, "crash", (time.perf_counter() - start) * 1000, self._log(exc))
         elapsed = (time.perf_counter() - start) * 1000
-        return (None, "timeout", elapsed) if elapsed > limit_ms else (answer, None, elapsed)
+        return Answer(None, "timeout", elapsed) if elapsed > limit_ms else \
+            Answer(answer, None, elapsed)
 
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
         """An end-of-round or end-of-game hook; a fault kind if it raised."""
         try:
             call_hook(self.bot, hook, arg)
-        except Exception:
+        except Exception as exc:
+            self._log(exc)
             return "crash"
         return None
+
+    def _log(self, exc: BaseException) -> str:
+        """The traceback, appended to the bot's stderr log (if it has one) and returned."""
+        text = "".join(traceback.format_exception(exc))
+        if self.stderr_path is not None:
+            self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
+            with self.stderr_path.open("a", encoding="utf-8") as log:
+                log.write(text)
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
@@ -300,7 +322,7 @@ class ProcessSeat:
             lost = self.proc is not None  # died, or silent past its grace: a crash
             fault = self._restart()
             if lost or fault is not None or self.proc is None:
-                return None, fault or "crash", 0.0
+                return Answer(None, fault or "crash", 0.0)
         self.next_id += 1
         rid = self.next_id
         since = self.sent_history if view.round == self.sent_round else 0
@@ -309,7 +331,7 @@ class ProcessSeat:
         start = time.monotonic()
         if not self._send(message):
             self._kill()
-            return None, "crash", 0.0
+            return Answer(None, "crash", 0.0)
         self.sent_history = len(view.history)
         reply = self._reply(rid, start + limit_ms / 1000)
         elapsed = (time.monotonic() - start) * 1000
@@ -318,14 +340,14 @@ class ProcessSeat:
                 self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
                 self._kill()
-            return None, reply, elapsed
+            return Answer(None, reply, elapsed)
         self.stale = None
         if "error" in reply:
-            return None, "crash", elapsed
+            return Answer(None, "crash", elapsed, str(reply["error"]))
         action = reply.get("action")
         if not isinstance(action, str):
-            return None, "unreadable", elapsed
-        return action, None, elapsed
+            return Answer(None, "unreadable", elapsed)
+        return Answer(action, None, elapsed)
 
     def _overdue(self) -> bool:
         """A request still unanswered past its grace period, or the game's CPU spent."""

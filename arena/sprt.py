@@ -24,7 +24,7 @@ from arena.config import Config
 from arena.errors import BadInput
 from arena.records import GameRecord
 from arena.schedule import Pairing, derive_seed, seating_orders
-from arena.tournament import play_pairings, settle_seed
+from arena.tournament import check_config_bots, play_pairings, settle_seed
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
 PRIOR = 1e-3  # pseudo-sets at scores 0 and 1, as fishtest regularises empty outcomes
@@ -167,6 +167,7 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
     """Play duplicate sets in parallel batches until the LLR leaves its bounds (or the game
     limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``."""
     k = _check(config, candidate, baseline, filler, max_games)
+    check_config_bots(config, {candidate, baseline, filler or baseline})
     if config.seed is None:  # random, as in a tournament: bots must not guess the deals
         config = settle_seed(config, None)
     folder = config.output / f"{config.name}-sprt"

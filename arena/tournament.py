@@ -13,7 +13,7 @@ import os
 import secrets
 import shutil
 import signal
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from multiprocessing.util import Finalize
 from pathlib import Path
@@ -40,6 +40,7 @@ from arena.referee import Clock, FaultPolicy, Isolation, Referee, Seat, make_sea
 from arena.sandbox import harden_self
 from arena.schedule import Pairing, Schedule, make_schedule
 from arena.seat import Limits
+from arena.startup import check_bots_start
 from arena.variants import find_variant
 
 log = logging.getLogger("arena.tournament")
@@ -157,8 +158,18 @@ def _setup_logging(folder: Path) -> logging.Handler:
     return handler
 
 
+def check_config_bots(config: Config, names: Collection[str] | None = None) -> None:
+    """Start the config's bots (or those ``names``) as its games will, before anything is
+    written; BadInput, a line a bot, for each that cannot start."""
+    check_bots_start([b for b in config.bots if names is None or b.name in names],
+                     variant=config.game, options=config.options,
+                     isolation=config.isolation, limits=config.limits)
+
+
 def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True) -> int:
-    """Play every pending game of the config; return how many were played now."""
+    """Play every pending game of the config; return how many were played now. Every bot
+    is started once first: one that cannot start stops the run before it writes anything."""
+    check_config_bots(config)
     config, done = prepare_results(config, fresh=fresh)
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]

@@ -1,0 +1,98 @@
+"""Start every bot once, the way its games will start it, before any game is played.
+
+A bot that cannot start would fault at every decision of every game; starting it first gives
+one line that names it and quotes its own error instead. With process isolation the bot is
+launched confined, through the same host as in a tournament, so nothing of its code runs in
+this process, not even to check it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.bot import BotSpec, GameInfo
+from arena.errors import BadInput
+from arena.game import Game
+from arena.referee import Isolation, make_seat
+from arena.seat import Limits
+
+TRACEBACK = "Traceback (most recent call last):"
+OWN_PREFIXES = ("arena.errors.BadInput: ",)  # our own exception names say nothing to a user
+
+
+def start_problems(specs: Sequence[BotSpec], *, variant: type[Game],
+                   options: Mapping[str, Any], isolation: Isolation,
+                   limits: Limits | None = None) -> list[str]:
+    """One line for each bot that does not start (they are started side by side)."""
+    limits = limits or Limits()
+    unique = list({(s.name, s.target, s.command): s for s in specs}.values())
+    info = GameInfo(0, int(options["players"]), variant.version, dict(options), 0)
+    with tempfile.TemporaryDirectory(prefix="arena-start-") as logs:
+        seats = [make_seat(s, isolation=isolation, limits=limits, stderr_dir=Path(logs))
+                 for s in unique]
+        try:
+            began = time.monotonic()
+            faults = [seat.begin(info) for seat in seats]
+            faults = [fault or seat.ready() for fault, seat in zip(faults, seats, strict=True)]
+            waited_ms = (time.monotonic() - began) * 1000
+        finally:
+            for seat in seats:
+                seat.close()
+        return [_problem(spec, _error_line(Path(logs) / f"{spec.name}.stderr.log",
+                                           waited_ms >= limits.startup_ms))
+                for spec, fault in zip(unique, faults, strict=True) if fault is not None]
+
+
+def check_bots_start(specs: Sequence[BotSpec], **how: Any) -> None:
+    """Raise BadInput, one line a bot, if any bot does not start (see start_problems)."""
+    problems = start_problems(specs, **how)
+    if problems:
+        raise BadInput("\n".join(problems))
+
+
+def _problem(spec: BotSpec, error: str) -> str:
+    where = f"{spec.origin}: " if spec.origin else ""
+    return f"{where}bot {spec.name!r} cannot start: {error}"
+
+
+def _error_line(log: Path, timed_out: bool) -> str:
+    """The first line of the bot's own error, from what it wrote to its stderr."""
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    line = first_error_line(text)
+    if line:
+        return line
+    return "it did not say ready in time (limits.startup_ms)" if timed_out else \
+        "it exited or answered without saying ready, and wrote nothing to stderr"
+
+
+def first_error_line(text: str) -> str:
+    """A Python traceback's exception line (of its root cause); else the first line that
+    mentions an error; else the first line (control characters dropped, at most 300).
+
+    >>> first_error_line('Traceback (most recent call last):\\n  File "b.py"\\n'
+    ...                  '    import numpyy\\nModuleNotFoundError: No module named numpyy\\n')
+    'ModuleNotFoundError: No module named numpyy'
+    >>> first_error_line("node:internal/loader:1\\n  throw err;\\n\\nError: Cannot find module")
+    'Error: Cannot find module'
+    """
+    lines = [_printable(line) for line in text.splitlines()]
+    lines = [line for line in lines if line.strip()]
+    if TRACEBACK in lines:  # the first block: the root cause, where exceptions are chained
+        after = lines[lines.index(TRACEBACK) + 1:]
+        line = next((x for x in after if not x.startswith(" ")), "")
+    else:
+        line = next((x for x in lines if "error" in x.lower()), lines[0] if lines else "")
+    for prefix in OWN_PREFIXES:
+        line = line.removeprefix(prefix)
+    return line.strip()[:300]
+
+
+def _printable(line: str) -> str:
+    return "".join(ch for ch in line if ch.isprintable() or ch == "\t")

@@ -1,0 +1,279 @@
+"""Bots start before any game, and only where the config puts them (DESIGN "Bots").
+
+With ``isolation: process`` no code of a bot runs in the arena's own process: loading a
+config hashes the bot's files, and ``validate``, ``run``, ``play`` and ``sprt`` start it
+through the host, confined, as its games will. A bot that cannot start is refused in one
+line naming it, the config line and its own first error, before anything is written. What a
+bot raises reaches its stderr log, ``arena play -v`` and, for a mostly broken bot, the
+console at the end of a run.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena import confine
+from arena.bot import BotSpec
+from arena.cli import app
+from arena.seat import Limits
+from arena.startup import start_problems
+from arena.variants import find_variant
+
+BOTS = Path(__file__).parent / "bots"
+FAULTY = BOTS / "faulty_bots.py"
+needs_namespaces = pytest.mark.skipif(not confine.available(),
+                                      reason="this system does not allow user namespaces")
+runner = CliRunner()
+
+
+def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The real ``arena`` command in its own process, as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], cwd=cwd, text=True,
+                          capture_output=True, timeout=900, check=False)
+
+
+# --------------------------------------------------------------------------- no bot code here
+
+@pytest.fixture
+def marker(tmp_path: Path) -> Path:
+    """A copy of the import-marking bot in ``tmp_path/bot``, with its empty ``marks/``."""
+    folder = tmp_path / "bot"
+    (folder / "marks").mkdir(parents=True)
+    shutil.copy(BOTS / "import_marker.py", folder / "import_marker.py")
+    return folder
+
+
+def marks(folder: Path) -> list[str]:
+    """The program (``sys.argv[0]``) of every process that imported the marker bot."""
+    return [p.read_text("utf-8") for p in (folder / "marks").iterdir()]
+
+
+def outside_the_host(folder: Path) -> list[str]:
+    return [m for m in marks(folder) if not m.endswith(str(Path("arena", "host.py")))]
+
+
+def marker_config(tmp_path: Path, isolation: str = "process") -> Path:
+    path = tmp_path / "marked.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        name: marked
+        variant: indian13
+        options: {{players: 2, draw_cap: 20}}
+        isolation: {isolation}
+        bots:
+          - name: marker
+            module: bot/import_marker.py:MarkerBot
+            write: [bot/marks]
+          - name: random
+            module: bots.random_bot:RandomBot
+        format: {{games: 2}}
+        workers: 2
+        """), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("command", "codes"), [
+    (["validate", "marked.yaml"], {0}),
+    (["run", "marked.yaml"], {0}),
+    (["sprt", "marked.yaml", "--candidate", "marker", "--baseline", "random",
+      "--max-games", "2"], {0, 1, 3}),
+])
+def test_no_bot_code_runs_in_the_arena_process(tmp_path: Path, marker: Path, command: list[str],
+                                              codes: set[int]) -> None:
+    """DESIGN "Bots": the marker bot is imported only by the host it is started through
+    (confined, writing its marks through its ``write:`` grant), never by the arena."""
+    marker_config(tmp_path)
+    result = arena(*command, cwd=tmp_path)
+    assert result.returncode in codes, result.stderr
+    assert marks(marker), "the bot was never started"
+    assert outside_the_host(marker) == []
+    if command[0] == "run":  # the check's host, then a game's: the write: folder (under
+        assert len(marks(marker)) >= 2  # /tmp here) keeps its files after each game
+
+
+def test_play_in_processes_runs_no_bot_code_here(tmp_path: Path, marker: Path) -> None:
+    result = arena("play", "indian13", "bot/import_marker.py:MarkerBot", "random",
+                   "--isolation", "process", "-o", "draw_cap=20", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "MarkerBot" in result.stdout
+    assert outside_the_host(marker) == []  # confined, it has no grant to write a mark
+
+
+def test_trusted_bots_are_imported_here_the_control(tmp_path: Path, marker: Path) -> None:
+    """The control: with ``isolation: inprocess`` the config trusts the bot, and its marks
+    come from the arena's own process, so the tests above would see a leak."""
+    marker_config(tmp_path, isolation="inprocess")
+    result = arena("validate", "marked.yaml", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert outside_the_host(marker)
+
+
+def test_the_source_hash_is_read_from_the_files(tmp_path: Path, marker: Path) -> None:
+    spec = BotSpec("marker", f"{marker / 'import_marker.py'}:MarkerBot")
+    before = spec.source_hash()
+    assert marks(marker) == []
+    with (marker / "import_marker.py").open("a", encoding="utf-8") as f:
+        f.write("# v2\n")
+    assert spec.source_hash() != before
+    assert BotSpec("g", "bots.greedy:GreedyBot").source_files()[0].name == "greedy.py"
+
+
+# --------------------------------------------------------------------------- bots that cannot start
+
+BROKEN = {
+    "imports.py": "import no_such_package_zz\n",
+    "syntax.py": "class Bot:\n    def draw(self, view)\n",
+    "nodraw.py": "class Bot:\n    def play(self, view):\n        return 'x'\n",
+    "boom.py": "class Bot:\n    def __init__(self):\n        raise RuntimeError('boom at start')\n"
+               "    def draw(self, view): return 'stock'\n"
+               "    def play(self, view): return 'x'\n",
+    "table.py": "from pathlib import Path\n"
+                "TABLE = (Path(__file__).parent / 'data' / 'table.json').read_text()\n"
+                "from bots.random_bot import RandomBot as Bot\n",
+}
+CASES = [  # (the bot's config entry, what its one line must say)
+    ("module: imports.py:Bot", "ModuleNotFoundError: No module named 'no_such_package_zz'"),
+    ("module: syntax.py:Bot", "SyntaxError: expected ':'"),
+    ("module: nodraw.py:Bot", "class 'Bot' has no draw(view) method"),
+    ("module: bots.greedy:Nope", "'bots.greedy' has no class 'Nope'"),
+    ("module: boom.py:Bot", "RuntimeError: boom at start"),
+    ("module: bots.random_bot:RandomBot\n    params: {depth: 2}",
+     "TypeError: RandomBot.__init__() got an unexpected keyword argument 'depth'"),
+    ("command: [python3, missing_bot.py]", "can't open file"),
+]
+
+
+def broken_config(tmp_path: Path, entry: str, isolation: str = "process") -> Path:
+    for name, source in BROKEN.items():
+        (tmp_path / name).write_text(source, "utf-8")
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / "table.json").write_text("{}", "utf-8")
+    path = tmp_path / "broken.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: broken
+        variant: indian13
+        options: {players: 2}
+        isolation: ISOLATION
+        bots:
+          - name: random
+            module: bots.random_bot:RandomBot
+          - name: bad
+            ENTRY
+        """).replace("ISOLATION", isolation).replace("ENTRY", entry), "utf-8")
+    return path
+
+
+def refused_lines(*args: str) -> list[str]:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    return result.stderr.splitlines()
+
+
+@pytest.mark.parametrize("isolation", ["process", "inprocess"])
+@pytest.mark.parametrize(("entry", "error"), CASES, ids=[c[1][:24] for c in CASES])
+def test_validate_names_a_bot_that_cannot_start(tmp_path: Path, entry: str, error: str,
+                                                isolation: str) -> None:
+    config = broken_config(tmp_path, entry, isolation)
+    lines = refused_lines("validate", str(config))
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"arena: error: {config}:8: bots[1]: bot 'bad' cannot start: ")
+    assert error in lines[0]
+
+
+@pytest.mark.parametrize(("entry", "error"), CASES[:2] + CASES[-1:])
+def test_run_refuses_a_bot_that_cannot_start_before_writing(tmp_path: Path, entry: str,
+                                                            error: str) -> None:
+    config = broken_config(tmp_path, entry)
+    lines = refused_lines("run", str(config), "--out", str(tmp_path / "results"))
+    assert len(lines) == 1 and "bot 'bad' cannot start: " in lines[0] and error in lines[0]
+    assert not (tmp_path / "results").exists()
+
+
+def test_every_bot_that_cannot_start_gets_its_line(tmp_path: Path) -> None:
+    config = broken_config(tmp_path, "module: imports.py:Bot\n  - name: worse\n"
+                                     "    module: boom.py:Bot")
+    lines = refused_lines("validate", str(config))
+    assert [line.split(": bot ")[1].split(" ")[0] for line in lines] == ["'bad'", "'worse'"]
+
+
+@needs_namespaces
+def test_a_file_the_bot_was_not_given_stops_it_from_starting(tmp_path: Path) -> None:
+    """Confined, a bot reads only its own file unless the config names more under read:."""
+    config = broken_config(tmp_path, "module: table.py:Bot")
+    lines = refused_lines("validate", str(config))
+    assert len(lines) == 1 and "FileNotFoundError" in lines[0] and "table.json" in lines[0]
+    config.write_text(config.read_text("utf-8") + "    read: [data]\n", "utf-8")
+    assert runner.invoke(app, ["validate", str(config)]).exit_code == 0
+
+
+def test_a_bot_that_never_says_ready_is_named(tmp_path: Path) -> None:
+    (tmp_path / "sleepy.py").write_text("import time\ntime.sleep(600)\n", "utf-8")
+    spec = BotSpec("sleepy", f"{tmp_path / 'sleepy.py'}:Bot", origin="bot 0")
+    problems = start_problems([spec], variant=find_variant("indian13"),
+                              options={"players": 2}, isolation="process",
+                              limits=Limits(startup_ms=1500))
+    assert problems == ["bot 0: bot 'sleepy' cannot start: it did not say ready in time "
+                        "(limits.startup_ms)"]
+
+
+def test_a_missing_script_is_named_by_the_path_the_config_meant(tmp_path: Path) -> None:
+    config = broken_config(tmp_path, "command: [python3, missing_bot.py]")
+    lines = refused_lines("validate", str(config))
+    assert str(tmp_path / "missing_bot.py") in lines[0]  # the path, as the config meant it
+
+
+# --------------------------------------------------------------------------- errors in sight
+
+@pytest.mark.parametrize("isolation", ["process", "inprocess"])
+def test_a_raising_bot_s_traceback_reaches_its_log(tmp_path: Path, isolation: str) -> None:
+    config = tmp_path / "raiser.yaml"
+    config.write_text(textwrap.dedent(f"""\
+        name: raiser
+        variant: indian13
+        options: {{players: 2, draw_cap: 10}}
+        isolation: {isolation}
+        bots:
+          - name: raiser
+            module: {FAULTY}:Raiser
+          - name: stock
+            module: {FAULTY}:StockBot
+        format: {{games: 2}}
+        workers: 1
+        seed: 5
+        output: {tmp_path / 'results'}
+        """), "utf-8")
+    result = runner.invoke(app, ["run", str(config)])
+    assert result.exit_code == 0, result.stderr
+    log = tmp_path / "results" / "raiser" / "logs" / "raiser.stderr.log"
+    text = log.read_text("utf-8")
+    assert text.count("Traceback (most recent call last):") >= 10
+    assert "RuntimeError: draw is broken" in text and "in draw" in text
+    assert not (log.parent / "stock.stderr.log").exists() or \
+        "Traceback" not in (log.parent / "stock.stderr.log").read_text("utf-8")
+    warning = [line for line in result.stderr.splitlines() if "'raiser' faulted" in line]
+    assert warning == [f"arena: warning: bot 'raiser' faulted on 100% of its decisions "
+                       f"({text.count('Traceback (most recent')} faults, mostly crash); "
+                       f"see {log}"]
+    assert "'stock' faulted" not in result.stderr
+
+
+@pytest.mark.parametrize("isolation", ["process", "inprocess"])
+def test_play_verbose_shows_the_traceback_under_its_turn(isolation: str) -> None:
+    result = runner.invoke(app, ["play", "indian13", f"{FAULTY}:Raiser", f"{FAULTY}:StockBot",
+                                 "-o", "draw_cap=6", "--seed", "2", "-v",
+                                 "--isolation", isolation])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "seat" in line and "fault: crash" in line)
+    assert lines[at].startswith("  seat ") and "(Raiser) fault: crash, draw decision" in lines[at]
+    trace = lines[at + 1:at + 12]
+    assert trace[0] == "    | Traceback (most recent call last):"
+    assert "    | RuntimeError: draw is broken" in trace
+    after = next(line for line in lines[at + 1:] if not line.startswith("    | "))
+    assert "(Raiser) draws" in after  # the safe action played for it (COM-10)
