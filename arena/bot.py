@@ -56,6 +56,7 @@ class BotSpec:
     read: tuple[str, ...] = ()  # more paths the confined bot may read (docs/protocol.md)
     write: tuple[str, ...] = ()  # paths it may write (e.g. a bot that learns across games)
     network: bool = False  # confined bots have no network unless given it
+    variables: Mapping[str, str] = field(default_factory=dict)  # env: for its process
     origin: str = field(default="", compare=False)  # where it was named: "file.yaml:9: bots[1]"
 
     def make(self) -> Bot:
@@ -66,8 +67,9 @@ class BotSpec:
         return instance
 
     def env(self) -> dict[str, str]:
-        """Environment additions for the bot's process: this folder on the import path."""
-        return {"PYTHONPATH": ":".join(_bot_import_path())}
+        """Environment additions for the bot's process: this folder on the import path, and
+        the variables its config names (``env:``)."""
+        return {"PYTHONPATH": ":".join(_bot_import_path()), **self.variables}
 
     def source_files(self) -> list[Path]:
         """The files a change of the bot shows in: the module or file its target names, or

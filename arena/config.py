@@ -32,7 +32,7 @@ POLICIES = ("safe_action", "random_legal")
 ISOLATION = ("process", "inprocess")
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
             "limits", "workers", "seed", "output", "rating")
-BOT_KEYS = ("name", "module", "command", "params", "read", "write", "network")
+BOT_KEYS = ("name", "module", "command", "params", "read", "write", "network", "env")
 LIMIT_KEYS = ("memory_mb", "cpu_s_per_game", "processes", "line_bytes", "startup_ms",
               "grace_ms", "stderr_bytes")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
@@ -90,7 +90,7 @@ class Config:
         """What decides the games: a resumed run must match it (workers and output don't)."""
         return {"name": self.name, "variant": self.game.version, "options": dict(self.options),
                 "bots": [{"name": b.name, "target": b.target, "params": dict(b.params),
-                          "source": b.source_hash()} for b in self.bots],
+                          "source": b.source_hash(), **_env_identity(b)} for b in self.bots],
                 "format": asdict(self.format), "time": asdict(self.clock),
                 "faults": asdict(self.faults), "isolation": self.isolation,
                 "limits": asdict(self.limits), "seed": self.seed}
@@ -99,6 +99,16 @@ class Config:
         """A short fingerprint of :meth:`identity`."""
         text = json.dumps(self.identity(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _env_identity(bot: BotSpec) -> dict[str, Any]:
+    """A bot's env: in the identity by names and a hash of the values (which may be keys
+    the organiser gives a bot, not to be written into results/)."""
+    if not bot.variables:
+        return {}
+    values = json.dumps(dict(bot.variables), sort_keys=True)
+    return {"env": sorted(bot.variables),
+            "env_hash": hashlib.sha256(values.encode()).hexdigest()[:16]}
 
 
 class _Where:
@@ -245,10 +255,11 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
         read = _paths(entry.get("read", []), (*at, "read"), where, base)
         write = _paths(entry.get("write", []), (*at, "write"), where, base)
         network = _typed(entry, "network", bool, False, at, where, "true or false")
+        variables = _variables(entry.get("env", {}), (*at, "env"), where)
         if "command" in entry:
             spec = _command_bot(name, entry["command"], (*at, "command"), where, base)
             specs.append(replace(spec, read=read, write=write, network=network,
-                                 origin=where.place(at)))
+                                 variables=variables, origin=where.place(at)))
             continue
         module = entry.get("module")
         expected = "expected 'package.module:Class' or 'path/file.py:Class'"
@@ -260,7 +271,7 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
         if not isinstance(params, dict):
             raise where.error((*at, "params"), "expected a mapping of keyword arguments")
         spec = BotSpec(name, target, params, read=read, write=write, network=network,
-                       origin=where.place(at))
+                       variables=variables, origin=where.place(at))
         try:
             spec.source_files()  # found, not imported: starting it is arena.startup's job
         except BadInput as exc:
@@ -297,6 +308,19 @@ def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Whe
     if shutil.which(resolved[0]) is None and not Path(resolved[0]).is_file():
         raise where.error(at, f"program {command[0]!r} not found")
     return BotSpec(name, command=tuple(resolved))
+
+
+def _variables(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, str]:
+    """``env: {NAME: value}``: variables for the bot's process, beyond the few every bot
+    gets (it never sees the rest of the organiser's environment)."""
+    if not isinstance(raw, dict):
+        raise where.error(at, "expected a mapping of variable names to text")
+    for name, value in raw.items():
+        if not isinstance(name, str) or not name.isidentifier() or \
+                not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise where.error((*at, str(name)), "expected NAME: text (a number is written "
+                                                "as text)")
+    return {name: str(value) for name, value in raw.items()}
 
 
 def _names_a_file(arg: str, base: Path) -> bool:

@@ -61,7 +61,11 @@ LOCKED_FLAGS = ((2, MS_NOSUID), (4, MS_NODEV), (8, MS_NOEXEC), (1024, MS_NOATIME
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
 
 INNER_UID = 1000  # the bot's user inside its namespace: not 0, so exec leaves no capability
-SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone",
+       "passwd", "group", "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "gai.conf",
+       "protocols", "services", "ssl", "ca-certificates", "ca-certificates.conf",
+       "mime.types", "os-release")  # what programs read of /etc: never shadow, ssh, sudoers
 DEVICES = ("null", "zero", "full", "random", "urandom")
 TMP_BYTES = 64 << 20  # the bot's writable /tmp (its working directory)
 
@@ -194,6 +198,13 @@ def _build_root(read: list[str], write: list[str]) -> None:
         if os.path.islink(path):
             os.symlink(os.readlink(path), root + path)
         elif os.path.isdir(path):
+            _bind(path, root, writable=False)
+    os.mkdir(root + "/etc")
+    for name in ETC:
+        path = "/etc/" + name
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), root + path)
+        elif os.path.exists(path):
             _bind(path, root, writable=False)
     os.makedirs(root + "/tmp", exist_ok=True)
     _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,

@@ -177,7 +177,7 @@ class ProcessSeat:
         if self.stderr_path is not None:
             self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
             err = self.stderr_path.open("ab")
-        env = {**os.environ, **self.env}
+        env = {**bot_environment(os.environ, home=self.workdir), **self.env}
         self.proc = subprocess.Popen([*wrapper, "--", *self.command], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=err, cwd=self.workdir,
                                      env=env, start_new_session=True)
@@ -385,6 +385,22 @@ class ProcessSeat:
         msg = encode_summary(arg) if isinstance(arg, RoundSummary) else \
             {"type": "end_game", "totals": list(arg)}
         return None if self._send(msg) else "crash"
+
+
+PASSED_ON = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM",
+             "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")  # numerical libraries need these on
+# some processors; nothing here is a secret of the organiser's
+
+
+def bot_environment(organiser: Mapping[str, str], *, home: str | None) -> dict[str, str]:
+    """What a bot process inherits of the organiser's environment: the few variables a
+    program needs to run, never the rest (tokens, keys, paths of the organiser's files).
+
+    >>> bot_environment({"PATH": "/usr/bin", "LC_ALL": "C", "API_TOKEN": "s3cret"}, home="/w")
+    {'PATH': '/usr/bin', 'LC_ALL': 'C', 'HOME': '/w'}
+    """
+    kept = {k: v for k, v in organiser.items() if k in PASSED_ON or k.startswith("LC_")}
+    return {**kept, **({"HOME": home} if home else {})}
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -212,3 +212,47 @@ def test_network_only_for_a_bot_given_it(tmp_path: Path) -> None:
         """
         assert run_confined(script, tmp_path) != "connected"
         assert run_confined(script, tmp_path, network=True) == "connected"
+
+
+@needs_namespaces
+def test_a_confined_bot_sees_only_the_parts_of_etc_programs_need(tmp_path: Path) -> None:
+    """Only named entries of /etc are bound: the shadow file and other secrets are absent
+    (a referee run as root would otherwise let the bot read them)."""
+    seen = run_confined("""
+        import json, os
+        print(json.dumps({"etc": sorted(os.listdir("/etc")),
+                          "shadow": os.path.exists("/etc/shadow"),
+                          "passwd": os.path.exists("/etc/passwd") == os.path.exists(
+                              "/proc/1/root/etc/passwd")}))
+    """, tmp_path)
+    assert seen["shadow"] is False
+    assert set(seen["etc"]) <= set(confine.ETC)
+    assert "ld.so.cache" in seen["etc"] or not os.path.exists("/etc/ld.so.cache")
+
+
+@pytest.mark.parametrize("confined", [True, False])
+def test_a_bot_gets_none_of_the_organisers_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, confined: bool) -> None:
+    """A bot inherits PATH, the locale and a HOME of its own, plus its config's env:, never
+    the organiser's other variables (tokens, keys)."""
+    if confined and not confine.available():
+        pytest.skip("this system does not allow user namespaces")
+    if not confined:
+        monkeypatch.setattr(confine, "problem", lambda: "unconfined on purpose")
+    monkeypatch.setenv("ARENA_TEST_TOKEN", "s3cret")
+    script = 'read start; env >&2; echo \'{"type": "ready"}\'; read quit'
+    spec = BotSpec("envy", command=("/bin/sh", "-c", script), variables={"MY_SETTING": "7"})
+    seat = referee.make_seat(spec, isolation="process", stderr_dir=tmp_path)
+    info = referee.GameInfo(0, 2, "indian13/v1", {}, 0)
+    try:
+        assert seat.begin(info) is None and seat.ready() is None
+    finally:
+        seat.close()
+    log = (tmp_path / "envy.stderr.log").read_text("utf-8")
+    env = dict(line.split("=", 1) for line in log.splitlines() if "=" in line)
+    assert "ARENA_TEST_TOKEN" not in env and "s3cret" not in json.dumps(env)
+    assert env["MY_SETTING"] == "7" and env["PATH"] == os.environ["PATH"]
+    assert env["HOME"] != os.environ.get("HOME")
+    assert set(env) <= {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH",
+                        "MY_SETTING", "PWD", "TMPDIR", "SHLVL", "_", "OPENBLAS_CORETYPE",
+                        "OPENBLAS_L2_SIZE", "LC_CTYPE"} | {k for k in env if k.startswith("LC_")}
