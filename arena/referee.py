@@ -28,6 +28,7 @@ from arena.seat import Answer, Confinement, InProcessSeat, Limits, ProcessSeat, 
 from arena.view import RoundSummary, View
 
 log = logging.getLogger("arena.referee")
+LOGGED_CHARS = 200  # of what a bot said (an unreadable action, an error), per log line
 NORMAL_ENDS = ("declaration", "out", "rami_sec", "last_player", "invalid_declaration")
 Isolation = Literal["process", "inprocess"]
 
@@ -242,11 +243,11 @@ class Referee:
         tally = self.tally[seat]
         tally.faults[kind] += 1
         last = said.strip().rpartition("\n")[2]  # a traceback's last line: the error
-        log.info("%s seat %d (%s) %s: %s%s", self.game_id, seat, tally.name, kind, detail,
-                 f": {last[:300]}" if last else "")
+        log.info("%s seat %d (%s) %s: %s%s", self.game_id, seat, tally.name, kind,
+                 detail[:LOGGED_CHARS], f": {last[:LOGGED_CHARS]}" if last else "")
         if self.on_fault is not None:
-            self.on_fault(FaultEvent(len(self.game.log), seat, kind,
-                                     f"{detail}\n{said.rstrip()}" if said else detail))
+            told = f"{detail}\n{said.rstrip()}" if said else detail
+            self.on_fault(FaultEvent(len(self.game.log), seat, kind, told[-8000:]))
         limit = self.policy.forfeit_after
         if limit is not None and not tally.forfeit and sum(tally.faults.values()) >= limit:
             tally.forfeit = True

@@ -30,6 +30,8 @@ from arena.protocol import encode_line, encode_summary, encode_view, hello
 from arena.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgroups
 from arena.view import RoundSummary, View
 
+STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
+
 
 class Answer(NamedTuple):
     """A seat's reply to one decision: the answer, or the kind of fault it was."""
@@ -242,6 +244,8 @@ class ProcessSeat:
         while b"\n" not in self.buffer:
             if len(self.buffer) > self.limits.line_bytes:
                 return "unreadable"
+            if time.monotonic() > deadline:  # output without end holds no one past it
+                return "timeout"
             try:
                 chunk = os.read(fd, 1 << 16)  # the reply is often there already
             except BlockingIOError:
@@ -256,26 +260,30 @@ class ProcessSeat:
         return "unreadable" if len(line) > self.limits.line_bytes else line
 
     def _reply(self, request_id: int | None, deadline: float) -> dict[str, Any] | str:
-        """The reply to ``request_id`` (None: the ready message); late replies are dropped."""
-        while True:
+        """The reply to ``request_id`` (None: the ready message); late replies are dropped,
+        but a flood of them is a fault, and the deadline holds between them."""
+        for _ in range(STALE_LINES + 1):
             line = self._read_line(deadline)
             if isinstance(line, str):
                 return line
             try:
                 msg = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # any bytes, any nesting: a fault, no more
                 return "unreadable"
             if not isinstance(msg, dict):
                 return "unreadable"
             late = isinstance(msg.get("id"), int) and (request_id is None or
                                                         msg["id"] < request_id)
-            if late:
-                continue  # the answer to a request already given up on: ignored
+            if late:  # the answer to a request already given up on: ignored
+                if time.monotonic() > deadline:
+                    return "timeout"
+                continue
             if request_id is None:
                 return msg if msg.get("type") == "ready" else "unreadable"
             if msg.get("id") == request_id:
                 return msg
             return "unreadable"
+        return "unreadable"  # more stale lines than any honest bot has owed
 
     # ---------------------------------------------------------------- the seat interface
 
@@ -372,11 +380,12 @@ class ProcessSeat:
     def _drain(self) -> bool:
         """Drop late replies already waiting; True if the bot has answered since."""
         answered = False
-        while True:
+        for _ in range(STALE_LINES):
             line = self._read_line(time.monotonic())
             if isinstance(line, str):
                 return answered and line == "timeout"
             answered = True
+        return False  # still writing: a flood, not a late answer
 
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
         """End of round or game: sent without waiting for an answer."""

@@ -8,6 +8,7 @@ the game ids already there. Ratings are computed afterwards from the file alone.
 from __future__ import annotations
 
 import logging
+import logging.handlers
 import multiprocessing
 import os
 import secrets
@@ -44,6 +45,7 @@ from arena.startup import check_bots_start
 from arena.variants import find_variant
 
 log = logging.getLogger("arena.tournament")
+LOG_BYTES = 64 << 20  # arena.log, then arena.log.1: at most twice this on disk
 
 
 def schedule_for(config: Config) -> Schedule:
@@ -148,7 +150,8 @@ def settle_seed(config: Config, previous: dict[str, Any] | None) -> Config:
 
 
 def _setup_logging(folder: Path) -> logging.Handler:
-    handler = logging.FileHandler(folder / "arena.log", encoding="utf-8")
+    handler = logging.handlers.RotatingFileHandler(  # capped: bots decide what is logged
+        folder / "arena.log", maxBytes=LOG_BYTES, backupCount=1, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s "
                                            "%(levelname)s %(message)s"))
     root = logging.getLogger()

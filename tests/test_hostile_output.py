@@ -1,0 +1,79 @@
+"""What a bot writes can only fault its own seat: no stall, no crash of the referee (COM-6).
+
+Each hostile bot here is a small shell program speaking the protocol badly; the game is
+played in a child process under a wall-clock limit, so a referee that hangs fails the test
+instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+READY = """read start; echo '{"type":"ready"}'"""
+HOSTILE = {
+    # a reply nested deeper than any parser's recursion (RecursionError in json)
+    "deep": READY + """
+        deep=$(printf '%.0s[' $(seq 1 100000))
+        while read request; do echo "$deep"; done""",
+    # stale replies without end, from the start: never a ready among them
+    "stale_flood": """exec yes '{"id":0}'""",
+    # answers the first request, then floods stale replies while it keeps answering
+    "flood_after_answer": READY + """
+        read request; echo '{"id":1,"action":"stock"}'
+        yes '{"id":0}' &
+        while read request; do :; done""",
+    # a megabyte of action text on one line, every decision
+    "huge_action": READY + """
+        big=$(head -c 200000 /dev/zero | tr '\\0' 'x')
+        i=0; while read request; do i=$((i+1)); echo "{\\"id\\":$i,\\"action\\":\\"$big\\"}"; done""",
+}
+
+PLAY = """
+import json, logging, sys
+logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+from pathlib import Path
+from arena.bot import BotSpec
+from arena.referee import Clock, play_game
+from arena.seat import Limits
+from arena.variants import find_variant
+script, logs = sys.argv[1], Path(sys.argv[2])
+specs = [BotSpec("hostile", command=("/bin/sh", script)),
+         BotSpec("random", "bots.random_bot:RandomBot")]
+record = play_game(find_variant("indian13"), specs, seed=3, isolation="process",
+                   options={"players": 2, "draw_cap": 12}, stderr_dir=logs,
+                   clock=Clock(draw_ms=1000, play_ms=1000),
+                   limits=Limits(startup_ms=2000, grace_ms=500))
+print(record.to_json())
+"""
+
+
+def play_hostile(tmp_path: Path, name: str) -> tuple[dict[str, object], str]:
+    script = tmp_path / f"{name}.sh"
+    script.write_text(textwrap.dedent(HOSTILE[name]).strip() + "\n", "utf-8")
+    done = subprocess.run([sys.executable, "-c", PLAY, str(script), str(tmp_path / "logs")],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout), done.stderr
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_output_faults_only_its_seat(tmp_path: Path, name: str) -> None:
+    record, _ = play_hostile(tmp_path, name)
+    hostile, honest = record["seats"]  # type: ignore[misc]
+    assert sum(hostile["faults"].values()) > 0, hostile
+    assert sum(honest["faults"].values()) == 0, honest
+    assert record["rounds"]  # the game was played to its end
+
+
+def test_what_a_bot_says_is_logged_short(tmp_path: Path) -> None:
+    """An unreadable 200 kB action is quoted in the log by its first 200 characters."""
+    _, log = play_hostile(tmp_path, "huge_action")
+    faults = [line for line in log.splitlines() if "hostile) unreadable" in line]
+    assert faults and all(len(line) < 600 for line in faults)
+    assert "x" * 150 in faults[0]
