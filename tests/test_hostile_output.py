@@ -31,7 +31,10 @@ HOSTILE = {
     # a megabyte of action text on one line, every decision
     "huge_action": READY + """
         big=$(head -c 200000 /dev/zero | tr '\\0' 'x')
-        i=0; while read request; do i=$((i+1)); echo "{\\"id\\":$i,\\"action\\":\\"$big\\"}"; done""",
+        i=0
+        while read request; do
+          i=$((i+1)); echo "{\\"id\\":$i,\\"action\\":\\"$big\\"}"
+        done""",
 }
 
 PLAY = """
