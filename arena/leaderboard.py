@@ -247,8 +247,9 @@ def stored_anchor(folder: Path) -> Anchor | None:
         return None
     try:
         stored = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise BadInput(f"{path}: not valid YAML ({exc})") from exc
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        why = " ".join(str(exc).split())[:120]
+        raise BadInput(f"{path}: not a readable config.yaml ({why})") from exc
     identity = stored.get("identity") if isinstance(stored, dict) else None
     for holder in (stored, identity):
         rating = holder.get("rating") if isinstance(holder, dict) else None

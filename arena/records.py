@@ -6,6 +6,7 @@ The fields are documented in ``docs/records.md``; ``schema`` comes first and cha
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from arena.errors import BadInput
 from arena.game import Game
 
 SCHEMA = 1
+log = logging.getLogger("arena.records")
 FAULT_KINDS = ("timeout", "illegal", "crash", "unreadable")
 
 
@@ -65,8 +67,13 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, line: str) -> GameRecord:
-        """Read one line of ``games.jsonl`` back."""
-        raw = json.loads(line)
+        """Read one line of ``games.jsonl`` back (NaN, infinities and non-integer points
+        are refused: a leaderboard must not count them silently)."""
+        raw = json.loads(line, parse_constant=_no_constant)
+        for name in ("totals", "ranks"):
+            _integers(raw[name], name)
+        for r in raw["rounds"]:
+            _integers(r["penalties"], "penalties")
         return cls(
             schema=raw["schema"], id=raw["id"], variant=raw["variant"],
             options=raw["options"], seed=raw["seed"],
@@ -76,6 +83,16 @@ class GameRecord:
                          for r in raw["rounds"]),
             totals=tuple(raw["totals"]), ranks=tuple(raw["ranks"]),
             termination=raw["termination"], dup_set=raw.get("dup_set", ""))
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a record may hold")
+
+
+def _integers(values: Any, name: str) -> None:
+    if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ValueError(f"{name}: expected a list of integers, got {values!r:.80}")
 
 
 def action_text(seat: int, action: Action) -> str:
@@ -102,21 +119,38 @@ def replay(record: GameRecord) -> Game:
     return game
 
 
-def read_games(path: Path) -> list[GameRecord]:
-    """All whole records of a ``games.jsonl``; a torn last line (a killed run) is skipped."""
+def read_games(path: str | Path) -> list[GameRecord]:
+    """All whole records of a ``games.jsonl``; a torn last line (a killed run) is skipped,
+    and a game id seen before is dropped with a warning (two runs that wrote one file)."""
+    path = Path(path)
     if not path.exists():
         return []
-    records = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.endswith("\n"):
-                break  # torn write: the game is played again on resume
-            try:
-                records.append(GameRecord.from_json(line))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise BadInput(f"{path}:{number}: not a game record of schema {SCHEMA} "
-                               f"({type(exc).__name__}: {exc})") from exc
-    return records
+    records: dict[str, GameRecord] = {}
+    dropped = 0
+    try:
+        with path.open(encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.endswith("\n"):
+                    break  # torn write: the game is played again on resume
+                record = _record(path, number, line)
+                dropped += record.id in records
+                records.setdefault(record.id, record)
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path}: not UTF-8 text at byte {exc.start}: not a games file") from exc
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read it ({exc.strerror})") from exc
+    if dropped:
+        log.warning("arena: warning: %s: %d records repeat a game id seen before; "
+                    "each game is counted once", path, dropped)
+    return list(records.values())
+
+
+def _record(path: Path, number: int, line: str) -> GameRecord:
+    try:
+        return GameRecord.from_json(line)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        raise BadInput(f"{path}:{number}: not a game record of schema {SCHEMA} "
+                       f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
 def drop_torn_tail(path: Path) -> None:

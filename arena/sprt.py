@@ -24,7 +24,7 @@ from arena.config import Config
 from arena.errors import BadInput
 from arena.records import GameRecord
 from arena.schedule import Pairing, derive_seed, seating_orders
-from arena.tournament import check_config_bots, play_pairings, settle_seed
+from arena.tournament import check_config_bots, play_pairings, settle_seed, writing
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
 PRIOR = 1e-3  # pseudo-sets at scores 0 and 1, as fishtest regularises empty outcomes
@@ -171,7 +171,16 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
     if config.seed is None:  # random, as in a tournament: bots must not guess the deals
         config = settle_seed(config, None)
     folder = config.output / f"{config.name}-sprt"
-    folder.mkdir(parents=True, exist_ok=True)
+    with writing(folder):
+        return _run_sprt(config, test, folder=folder, candidate=candidate, baseline=baseline,
+                         filler=filler, max_games=max_games, report=report, seats=k)
+
+
+def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, baseline: str,
+              filler: str | None, max_games: int | None, report: Callable[[str], None],
+              seats: int) -> Verdict:
+    """The SPRT proper, with the folder's lock held."""
+    k = seats
     lower, upper = test.bounds
     report(f"sprt {candidate} vs {baseline} at {k}-seat tables"
            f"{f' (other seats: {filler or baseline})' if k > 2 else ''}: elo0 {test.elo0:g}, "

@@ -7,6 +7,8 @@ the game ids already there. Ratings are computed afterwards from the file alone.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import logging.handlers
 import multiprocessing
@@ -14,6 +16,8 @@ import os
 import secrets
 import shutil
 import signal
+import socket
+import time
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from multiprocessing.util import Finalize
@@ -45,6 +49,7 @@ from arena.startup import check_bots_start
 from arena.variants import find_variant
 
 log = logging.getLogger("arena.tournament")
+LOCK = "arena.lock"  # held by the arena run writing the folder
 LOG_BYTES = 64 << 20  # arena.log, then arena.log.1: at most twice this on disk
 
 
@@ -109,17 +114,59 @@ def play_pairing(pairing: Pairing, job: _Job | None = None) -> str:
     return replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 
 
+@contextlib.contextmanager
+def writing(folder: Path) -> Iterator[None]:
+    """Hold the results folder's lock: one ``arena run`` writes a tournament at a time (a
+    second one would play and record every game again). The lock dies with its process."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = (folder / LOCK).open("a+", encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"{folder}: cannot write the results folder ({exc.strerror})") from exc
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "another process"
+            raise BadInput(f"{folder}: another arena run is writing this tournament "
+                           f"({holder}); wait for it, or stop it first") from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"pid {os.getpid()} on {socket.gethostname()}, since "
+                   f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        lock.flush()
+        yield
+
+
+def _stored_identity(stored: Path, folder: Path) -> dict[str, Any] | None:
+    """What ``config.yaml`` says of the tournament, or a one-line error that keeps the games
+    (never the advice to start over: --fresh would delete them and the contest seed)."""
+    if not stored.exists():
+        return None
+    try:
+        previous = yaml.safe_load(stored.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        previous = exc
+    if not isinstance(previous, dict) or "identity_hash" not in previous:
+        why = " ".join(str(previous or "").split())[:80] or "empty"
+        raise BadInput(f"{stored}: unreadable or torn ({why}); the "
+                       f"games in {folder / 'games.jsonl'} are kept: restore this file, or "
+                       "move the folder aside to start a new tournament")
+    return previous
+
+
 def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
-    """Create or check the results folder; return the config with its seed settled, and the
-    ids of games already played."""
+    """Create or check the results folder (its lock held); return the config with its seed
+    settled, and the ids of games already played."""
     folder = config.results_dir
     stored = folder / "config.yaml"
+    previous = _stored_identity(stored, folder)
     if fresh and folder.exists():
         for name in ("games.jsonl", "arena.log", "config.yaml"):
             (folder / name).unlink(missing_ok=True)
         shutil.rmtree(folder / "logs", ignore_errors=True)
-    previous = (yaml.safe_load(stored.read_text(encoding="utf-8")) or {}) \
-        if stored.exists() else None
+        previous = None
     if config.seed is None:
         config = settle_seed(config, previous)
     if previous is not None and previous.get("identity_hash") != config.identity_hash():
@@ -133,7 +180,9 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
                               "identity": config.identity()}
     if config.anchor is not None:  # how to rate, not which games: outside the hash
         record["rating"] = {"anchor": {config.anchor[0]: config.anchor[1]}}
-    stored.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
+    partial = stored.with_name(stored.name + ".new")  # replaced whole, never torn
+    partial.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
+    os.replace(partial, stored)
     games = folder / "games.jsonl"
     drop_torn_tail(games)
     return config, {r.id for r in read_games(games)}
@@ -173,6 +222,11 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
     """Play every pending game of the config; return how many were played now. Every bot
     is started once first: one that cannot start stops the run before it writes anything."""
     check_config_bots(config)
+    with writing(config.results_dir):
+        return _run(config, fresh=fresh, progress=progress)
+
+
+def _run(config: Config, *, fresh: bool, progress: bool) -> int:
     config, done = prepare_results(config, fresh=fresh)
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]

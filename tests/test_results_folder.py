@@ -1,0 +1,115 @@
+"""One tournament, one writer; a results folder that is damaged says so and loses nothing.
+
+A second ``arena run`` of the same tournament is refused while the first holds the folder's
+lock; ``config.yaml`` is replaced whole; an unreadable ``config.yaml`` never leads to the
+games being deleted; repeated game ids, NaN and bad bytes in ``games.jsonl`` give one line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.errors import BadInput
+from arena.records import read_games
+from arena.tournament import writing
+
+runner = CliRunner()
+CONFIG = """\
+    name: t
+    variant: indian13
+    options: {players: 2, draw_cap: 20}
+    isolation: inprocess
+    bots:
+      - {name: greedy, module: bots.greedy:GreedyBot}
+      - {name: random, module: bots.random_bot:RandomBot}
+    format: {games: 2}
+    workers: 1
+    seed: 4
+    """
+
+
+def config_file(tmp_path: Path) -> Path:
+    path = tmp_path / "t.yaml"
+    path.write_text(textwrap.dedent(CONFIG) + f"output: {tmp_path / 'results'}\n", "utf-8")
+    return path
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["run", *args])
+    return result.exit_code, result.stderr
+
+
+def test_a_second_run_of_one_tournament_is_refused(tmp_path: Path) -> None:
+    config = config_file(tmp_path)
+    folder = tmp_path / "results" / "t"
+    with writing(folder):  # as a first arena run would hold it
+        code, err = run(str(config))
+    assert code == 2
+    assert err.splitlines() == [
+        f"arena: error: {folder}: another arena run is writing this tournament (pid "
+        f"{os.getpid()} on {os.uname().nodename}, since " + err.split(", since ")[1].strip()]
+    assert not (folder / "games.jsonl").exists()
+    assert run(str(config))[0] == 0  # the lock went with its holder
+    assert len(read_games(folder / "games.jsonl")) == 2
+    assert not (folder / "config.yaml.new").exists()
+
+
+@pytest.mark.parametrize("damage", ["", "identity: [unclosed", "\x00\xff binary"])
+@pytest.mark.parametrize("fresh", [False, True])
+def test_an_unreadable_config_yaml_keeps_the_games(tmp_path: Path, damage: str,
+                                                   fresh: bool) -> None:
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    folder = tmp_path / "results" / "t"
+    games = (folder / "games.jsonl").read_bytes()
+    (folder / "config.yaml").write_bytes(damage.encode("latin-1"))
+    code, err = run(str(config), *(["--fresh"] if fresh else []))
+    assert code == 2
+    assert len(err.splitlines()) == 1 and "config.yaml: unreadable or torn" in err
+    assert "--fresh" not in err and "games in" in err
+    assert (folder / "games.jsonl").read_bytes() == games
+
+
+def test_repeated_game_ids_are_counted_once(tmp_path: Path,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    games = tmp_path / "results" / "t" / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    games.write_text("".join(lines + lines[:1]), "utf-8")
+    with caplog.at_level(logging.WARNING, logger="arena.records"):
+        records = read_games(str(games))  # a path given as text works too
+    assert [r.id for r in records] == [json.loads(line)["id"] for line in lines]
+    assert "1 records repeat a game id" in caplog.text
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (lambda r: {**r, "totals": [float("nan"), 1]}, "NaN is not a number a record may hold"),
+    (lambda r: {**r, "totals": [1.5, 1]}, "totals: expected a list of integers"),
+    (lambda r: {**r, "rounds": "x"}, "not a game record"),
+])
+def test_a_corrupt_record_is_one_line(tmp_path: Path, change: object, expected: str) -> None:
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    games = tmp_path / "results" / "t" / "games.jsonl"
+    first = json.loads(games.read_text("utf-8").splitlines()[0])
+    games.write_text(json.dumps(change(first)) + "\n", "utf-8")  # type: ignore[operator]
+    with pytest.raises(BadInput, match=expected):
+        read_games(games)
+    result = runner.invoke(app, ["leaderboard", str(games.parent)])
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+
+
+def test_bytes_that_are_not_text_are_one_line(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b'{"schema": 1}\n\xff\xfe\n')
+    with pytest.raises(BadInput, match="not UTF-8 text"):
+        read_games(games)
