@@ -67,9 +67,9 @@ class BotSpec:
         return instance
 
     def env(self) -> dict[str, str]:
-        """Environment additions for the bot's process: this folder on the import path, and
-        the variables its config names (``env:``)."""
-        return {"PYTHONPATH": ":".join(_bot_import_path()), **self.variables}
+        """Environment additions for the bot's process: the installed ``arena`` (and the
+        built-in bots) on the import path first, and the variables its config names."""
+        return {"PYTHONPATH": str(ARENA_ROOT), **self.variables}
 
     def source_files(self) -> list[Path]:
         """The files a change of the bot shows in: the module or file its target names, or
@@ -91,17 +91,30 @@ class BotSpec:
         return hashlib.sha256("\n".join([named, *texts]).encode()).hexdigest()[:16]
 
 
-def _bot_import_path() -> list[str]:
-    """Where a bot's own modules are found first: the folder bots are run from, then
-    PYTHONPATH (the bot process gets the same, :meth:`BotSpec.env`)."""
-    return [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+ARENA_ROOT = Path(__file__).resolve().parent.parent  # holds arena/ and the built-in bots/
+RESERVED = ("arena", "bots")  # always the installed packages, never a folder of that name
+
+
+def bot_import_path() -> list[str]:
+    """Where a bot's own modules are found: the folder bots are run from, then PYTHONPATH;
+    the host puts them after the installed packages (``python -m arena.host --path``)."""
+    return [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+
+
+def _search_path(top: str) -> list[str]:
+    """The import path of a bot's host, for a top-level name: the installed packages first
+    (and only them for ``arena`` and ``bots``), then the bot's own folders."""
+    if top in RESERVED:
+        return [str(ARENA_ROOT)]
+    here = {"", os.getcwd()}
+    return [str(ARENA_ROOT), *(p for p in sys.path if p not in here), *bot_import_path()]
 
 
 def find_module(name: str) -> ModuleSpec | None:
     """Where module ``a.b.c`` is, found part by part without importing it or the packages
-    above it (importing would run their code), as a bot process would look for it."""
+    above it (importing would run their code), as a bot's host would look for it."""
     spec = None
-    locations: list[str] | None = [*_bot_import_path(), *sys.path]
+    locations: list[str] | None = _search_path(name.partition(".")[0])
     for depth in range(1, name.count(".") + 2):
         if locations is None:
             return None  # a part above is a module, not a package

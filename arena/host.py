@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import json
 import os
 import signal
@@ -171,16 +172,28 @@ def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> di
     return {"action": str(answer)}
 
 
+USAGE = "usage: python -m arena.host package.module:Class ['{json params}'] [--path DIRS]"
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: ``python -m arena.host module:Class ['{"param": 1}']``."""
-    args = sys.argv[1:] if argv is None else argv
+    """Entry point: ``python -m arena.host module:Class ['{"param": 1}'] [--path DIRS]``;
+    the bot's own folders (``--path``) come after the installed packages on the import path,
+    so a folder of the organiser's never stands in for ``arena`` or the built-in ``bots``."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    paths: list[str] = []
+    if "--path" in args[:-1]:
+        at = args.index("--path")
+        paths = [p for p in args[at + 1].split(os.pathsep) if p]
+        del args[at:at + 2]
     if not args:
-        sys.exit("usage: python -m arena.host package.module:Class ['{json params}']")
+        sys.exit(USAGE)
     harden_self()
     replies = os.fdopen(os.dup(1), "wb")  # the protocol's own copy of stdout
     os.dup2(2, 1)  # whatever the bot prints goes to its stderr log, not into the protocol
     sys.stdout = sys.stderr
     params = json.loads(args[1]) if len(args) > 1 else {}
+    importlib.import_module("bots")  # the built-in bots, found where arena is installed
+    sys.path.extend(paths)
     serve(args[0], params, sys.stdin.fileno(), replies)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from arena.actions import Draw, Play
-from arena.bot import Bot, BotSpec, GameInfo, call_hook
+from arena.bot import Bot, BotSpec, GameInfo, bot_import_path, call_hook
 from arena.protocol import encode_line, encode_summary, encode_view, hello
 from arena.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgroups
 from arena.view import RoundSummary, View
@@ -427,7 +427,5 @@ def host_command(spec: BotSpec) -> list[str]:
     so a bot file's path is made absolute)."""
     where, _, cls = spec.target.rpartition(":")
     target = f"{Path(where).resolve()}:{cls}" if where.endswith(".py") else spec.target
-    cmd = [sys.executable, "-m", "arena.host", target]
-    if spec.params:
-        cmd.append(json.dumps(dict(spec.params)))
-    return cmd
+    cmd = [sys.executable, "-m", "arena.host", target, json.dumps(dict(spec.params))]
+    return [*cmd, "--path", os.pathsep.join(bot_import_path())]

@@ -277,3 +277,36 @@ def test_play_verbose_shows_the_traceback_under_its_turn(isolation: str) -> None
     assert "    | RuntimeError: draw is broken" in trace
     after = next(line for line in lines[at + 1:] if not line.startswith("    | "))
     assert "(Raiser) draws" in after  # the safe action played for it (COM-10)
+
+
+def test_folders_named_bots_or_arena_beside_the_config_change_nothing(tmp_path: Path) -> None:
+    """The built-in bots (and the sandbox and host themselves) are always the installed
+    ones: a folder of the organiser's named ``bots`` or ``arena`` stands in for neither."""
+    for package in ("bots", "arena"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text(
+            "import pathlib\npathlib.Path(__file__).with_name('imported').touch()\n"
+            "raise SystemExit('the wrong package')\n", "utf-8")
+    (tmp_path / "bots" / "greedy.py").write_text("raise SystemExit('shadowed')\n", "utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(textwrap.dedent("""\
+        name: c
+        variant: indian13
+        options: {players: 2, draw_cap: 20}
+        bots:
+          - {name: greedy, module: bots.greedy:GreedyBot}
+          - {name: random, module: bots.random_bot:RandomBot}
+        format: {games: 2}
+        workers: 1
+        """), "utf-8")
+    script = Path(sys.executable).with_name("arena")  # the console script: as a user runs it
+    for command in (["validate", "c.yaml"], ["run", "c.yaml"]):
+        done = subprocess.run([str(script), *command], cwd=tmp_path, text=True,
+                              capture_output=True, timeout=900, check=False)
+        assert done.returncode == 0, done.stderr
+    assert "faulted" not in done.stderr
+    assert not (tmp_path / "bots" / "imported").exists()
+    assert not (tmp_path / "arena" / "imported").exists()
+    source = BotSpec("g", "bots.greedy:GreedyBot").source_files()[0]
+    assert source.parent.parent == Path(__file__).resolve().parent.parent or \
+        "site-packages" in str(source)
