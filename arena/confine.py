@@ -68,6 +68,7 @@ ETC = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
        "mime.types", "os-release")  # what programs read of /etc: never shadow, ssh, sudoers
 DEVICES = ("null", "zero", "full", "random", "urandom")
 TMP_BYTES = 64 << 20  # the bot's writable /tmp (its working directory)
+TMP_FILES = 8192  # files and folders in it at most (tmpfs inodes cost kernel memory)
 
 
 class ConfineError(OSError):
@@ -193,7 +194,7 @@ def _build_root(read: list[str], write: list[str]) -> None:
     """A tmpfs root with the allowed paths bound in, then pivot into it."""
     root = os.getcwd()  # the seat's fresh, empty folder
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m")
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m,nr_inodes=4096")
     for path in SYSTEM_PATHS:
         if os.path.islink(path):
             os.symlink(os.readlink(path), root + path)
@@ -208,7 +209,7 @@ def _build_root(read: list[str], write: list[str]) -> None:
             _bind(path, root, writable=False)
     os.makedirs(root + "/tmp", exist_ok=True)
     _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
-           f"mode=0777,size={TMP_BYTES}")
+           f"mode=0777,size={TMP_BYTES},nr_inodes={TMP_FILES}")
     done: list[str] = [p for p in SYSTEM_PATHS if os.path.isdir(p) and not os.path.islink(p)]
     for path, writable in [(p, False) for p in read] + [(p, True) for p in write]:
         real = os.path.realpath(path)
@@ -254,7 +255,7 @@ def _make_dev(root: str) -> None:
     """The few devices a program expects, and a /dev/shm of its own."""
     dev = root + "/dev"
     os.mkdir(dev)
-    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k")
+    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k,nr_inodes=64")
     for name in DEVICES:
         if os.path.exists("/dev/" + name):
             Path(f"{dev}/{name}").touch()
@@ -263,7 +264,10 @@ def _make_dev(root: str) -> None:
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, f"{dev}/{name}")
     os.mkdir(dev + "/shm")
-    _mount("tmpfs", dev + "/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=16m")
+    _mount("tmpfs", dev + "/shm", "tmpfs", MS_NOSUID | MS_NODEV,
+           "mode=1777,size=16m,nr_inodes=1024")
+    # nothing written in /dev itself survives into a later game: it is made read-only
+    _mount(None, dev, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
 
 
 def available() -> bool:

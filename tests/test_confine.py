@@ -256,3 +256,32 @@ def test_a_bot_gets_none_of_the_organisers_environment(
     assert set(env) <= {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH",
                         "MY_SETTING", "PWD", "TMPDIR", "SHLVL", "_", "OPENBLAS_CORETYPE",
                         "OPENBLAS_L2_SIZE", "LC_CTYPE"} | {k for k in env if k.startswith("LC_")}
+
+
+@needs_namespaces
+def test_scratch_space_has_a_file_count_limit_and_dev_is_read_only(tmp_path: Path) -> None:
+    """Every tmpfs a bot can write has an inode limit (empty files cost kernel memory), and
+    /dev takes no file (it would outlive the game: only /tmp and /dev/shm are emptied)."""
+    seen = run_confined("""
+        import json, os
+        def fill(folder):
+            made = 0
+            try:
+                while made < 100_000:
+                    open(f"{folder}/f{made}", "w").close()
+                    made += 1
+            except OSError:
+                pass
+            return made
+        dev = True
+        try:
+            open("/dev/note", "w").close()
+        except OSError:
+            dev = False
+        null = open("/dev/null", "w").write("x") == 1
+        print(json.dumps({"tmp": fill("/tmp"), "shm": fill("/dev/shm"), "dev": dev,
+                          "null": null}))
+    """, tmp_path)
+    assert 1000 < seen["tmp"] <= confine.TMP_FILES
+    assert 100 < seen["shm"] <= 1024
+    assert seen["dev"] is False and seen["null"] is True
