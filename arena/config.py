@@ -335,15 +335,20 @@ def _names_a_file(arg: str, base: Path) -> bool:
 def _faults(raw: Any, where: _Where) -> FaultPolicy:
     if not isinstance(raw, dict):
         raise where.error(("faults",), "expected a mapping such as {policy: safe_action}")
-    _check_keys(raw, ("policy", "forfeit_after"), ("faults",), where)
+    _check_keys(raw, ("policy", "forfeit_after", "forfeit_after_consecutive"), ("faults",),
+                where)
     policy = raw.get("policy", "safe_action")
     if policy not in POLICIES:
         raise where.error(("faults", "policy"), f"expected one of {', '.join(POLICIES)}")
-    forfeit = raw.get("forfeit_after")
-    if forfeit is not None and (not isinstance(forfeit, int) or isinstance(forfeit, bool)
-                                or forfeit < 1):
-        raise where.error(("faults", "forfeit_after"), "expected a number of faults >= 1")
-    return FaultPolicy(policy=policy, forfeit_after=forfeit)
+    counts = {}
+    for key in ("forfeit_after", "forfeit_after_consecutive"):
+        count = raw.get(key, getattr(FaultPolicy(), key))
+        if count is not None and (not isinstance(count, int) or isinstance(count, bool)
+                                  or count < 1):
+            raise where.error(("faults", key), "expected a number of faults >= 1, or null "
+                                               "for never")
+        counts[key] = count
+    return FaultPolicy(policy=policy, **counts)
 
 
 def _limits(raw: Any, where: _Where) -> Limits:

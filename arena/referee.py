@@ -47,6 +47,7 @@ class FaultPolicy:
 
     policy: Literal["safe_action", "random_legal"] = "safe_action"
     forfeit_after: int | None = None
+    forfeit_after_consecutive: int | None = 5  # a dead bot stops costing its deadline
 
 
 class Seat(Protocol):
@@ -118,6 +119,7 @@ class _Tally:
     faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
     times: list[float] = field(default_factory=list)
     forfeit: bool = False
+    streak: int = 0  # faults since its last good decision
 
     def record(self) -> SeatRecord:
         ts = sorted(self.times) or [0.0]
@@ -164,6 +166,7 @@ class Referee:
             fault = begun[seat] or s.ready()
             if fault:
                 self._fault(seat, fault, "bot did not start")
+                self._forfeit_dead(seat, "it did not start")
         rounds_seen = 0
         while not game.finished:
             self._turn_step(game.to_act)
@@ -174,8 +177,8 @@ class Referee:
         return self.record()
 
     def _notify_all(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> None:
-        for seat, s in enumerate(self.seats):
-            if not self.tally[seat].forfeit and s.notify(hook, arg):
+        for seat, s in enumerate(self.seats):  # a forfeited seat is told too: its game ends
+            if s.notify(hook, arg) and not self.tally[seat].forfeit:
                 self._fault(seat, "crash", f"{hook} failed")
 
     def _turn_step(self, seat: int) -> None:
@@ -188,6 +191,8 @@ class Referee:
                     game.apply(action)
                     if game.remedy is not None:  # R51-9, MAR-8: one fault; asked again
                         self._fault(seat, "illegal", game.remedy)
+                    else:
+                        self.tally[seat].streak = 0
                     return
                 except IllegalAction as exc:
                     self._fault(seat, "illegal", str(exc))
@@ -223,10 +228,12 @@ class Referee:
         """The seat's answer as an action, or None after counting a fault."""
         view = self.game.view(seat)
         limit = self.clock.draw_ms if view.decision == "draw" else self.clock.play_ms
-        answer, fault, elapsed, said = self.seats[seat].ask(view, limit)
+        answer, fault, elapsed, said, dead = self.seats[seat].ask(view, limit)
         self.tally[seat].times.append(elapsed)
         if fault is not None:
             self._fault(seat, fault, f"{view.decision} decision ({elapsed:.0f} ms)", said)
+            if dead:
+                self._forfeit_dead(seat, "it did not start again")
             return None
         try:
             if isinstance(answer, str):
@@ -248,11 +255,25 @@ class Referee:
         if self.on_fault is not None:
             told = f"{detail}\n{said.rstrip()}" if said else detail
             self.on_fault(FaultEvent(len(self.game.log), seat, kind, told[-8000:]))
-        limit = self.policy.forfeit_after
-        if limit is not None and not tally.forfeit and sum(tally.faults.values()) >= limit:
+        tally.streak += 1
+        limit, in_a_row = self.policy.forfeit_after, self.policy.forfeit_after_consecutive
+        if limit is not None and sum(tally.faults.values()) >= limit:
+            self._forfeit(seat, f"{limit} faults")
+        elif in_a_row is not None and tally.streak >= in_a_row:
+            self._forfeit(seat, f"{in_a_row} faults in a row")
+
+    def _forfeit_dead(self, seat: int, why: str) -> None:
+        """A bot that does not (re)start would cost ``startup_ms`` every turn: it forfeits,
+        unless the policy forfeits nobody for faults in a row (COM-6 alone)."""
+        if self.policy.forfeit_after_consecutive is not None:
+            self._forfeit(seat, why)
+
+    def _forfeit(self, seat: int, why: str) -> None:
+        """From now on the seat plays safe actions without being asked, and ranks last."""
+        tally = self.tally[seat]
+        if not tally.forfeit:
             tally.forfeit = True
-            log.info("%s seat %d (%s) forfeits after %d faults", self.game_id, seat,
-                     tally.name, limit)
+            log.info("%s seat %d (%s) forfeits: %s", self.game_id, seat, tally.name, why)
 
     def ranks(self) -> tuple[int, ...]:
         """Ranks by total, with forfeited seats after all others (tied among themselves)."""

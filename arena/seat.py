@@ -40,6 +40,7 @@ class Answer(NamedTuple):
     fault: str | None
     ms: float
     detail: str = ""  # what the bot said of its fault: the traceback of a crash
+    dead: bool = False  # the bot could not be started again: it forfeits (referee)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -328,9 +329,14 @@ class ProcessSeat:
         """Send the decision request and wait for its reply, at most ``limit_ms``."""
         if self.proc is None or self.proc.poll() is not None or self._overdue():
             lost = self.proc is not None  # died, or silent past its grace: a crash
+            began = time.monotonic()
             fault = self._restart()
-            if lost or fault is not None or self.proc is None:
-                return Answer(None, fault or "crash", 0.0)
+            waited = (time.monotonic() - began) * 1000
+            if fault is not None or self.proc is None:
+                return Answer(None, fault or "crash", waited, "the bot did not start again",
+                              dead=True)
+            if lost:
+                return Answer(None, "crash", waited, "the bot had died; started again")
         self.next_id += 1
         rid = self.next_id
         since = self.sent_history if view.round == self.sent_round else 0

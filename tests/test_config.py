@@ -349,3 +349,12 @@ def test_command_bot_paths_are_relative_to_the_config(tmp_path: Path) -> None:
     assert bot.command is not None
     assert bot.command[1:] == (str(tmp_path / "t_cmd_bot.py"), "--fast")
     assert bot.target == ""
+
+
+def test_faults_in_a_row_forfeit_after_5_unless_set(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, BASE)).faults.forfeit_after_consecutive == 5
+    never = edit("seed: 1", "seed: 1\nfaults: {forfeit_after_consecutive: null}")
+    assert load_config(write(tmp_path, never)).faults.forfeit_after_consecutive is None
+    message = load_error(tmp_path, edit("seed: 1", "seed: 1\nfaults:\n"
+                                        "  forfeit_after_consecutive: 0"))
+    assert ":14: faults.forfeit_after_consecutive: expected a number of faults >= 1" in message

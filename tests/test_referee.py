@@ -13,7 +13,8 @@ from arena.actions import Draw, Play
 from arena.bot import BotSpec
 from arena.errors import ArenaError
 from arena.records import FAULT_KINDS, GameRecord, parse_logged, replay
-from arena.referee import Clock, Isolation, bot_seed, play_game
+from arena.referee import Clock, FaultPolicy, Isolation, bot_seed, play_game
+from arena.seat import Limits
 from arena.variants.indian13 import Indian13
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
@@ -108,11 +109,15 @@ def test_com_4_bots_get_seeds_of_their_own() -> None:
 FAST = Clock(draw_ms=200, play_ms=200)  # roomy for honest seats on a busy machine
 
 
+COM_6 = FaultPolicy(forfeit_after_consecutive=None)  # COM-6 alone: no forfeit at all
+
+
 def _faulty_game(cls: str, *, clock: Clock | None = None, isolation: Isolation = "inprocess",
-                 **params: Any) -> GameRecord:
+                 faults: FaultPolicy = COM_6, **params: Any) -> GameRecord:
     seats = [STOCK] * 4
     seats[FAULTY_SEAT] = BotSpec(cls.lower(), bot_target(cls), params)
-    return play_game(Indian13, seats, seed=21, clock=clock, isolation=isolation)
+    return play_game(Indian13, seats, seed=21, clock=clock, isolation=isolation,
+                     faults=faults)
 
 
 def _turns(record: GameRecord, seat: int) -> int:
@@ -209,3 +214,39 @@ def test_com_6_ind_20_invalid_declaration_is_not_a_fault() -> None:
     assert record.rounds[0].penalties[FAULTY_SEAT] == 80
     assert _turns(record, FAULTY_SEAT) == 1
     assert tuple(replay(record).totals) == record.totals
+
+
+def test_a_seat_that_faults_5_times_in_a_row_forfeits_by_default() -> None:
+    """A dead bot stops costing its deadline: after 5 faults in a row it is asked no more,
+    plays safe actions (COM-10) for the rest of the game and ranks last."""
+    record = _faulty_game("Raiser", faults=FaultPolicy())
+    faulty = record.seats[FAULTY_SEAT]
+    assert faulty.faults["crash"] == 5 and faulty.decisions == 5 and faulty.forfeit
+    assert record.ranks[FAULTY_SEAT] == 4 and record.termination == "forfeit"
+    assert _turns(record, FAULTY_SEAT) > 5  # its turns went on, as safe actions
+    _assert_safe_turns(record, FAULTY_SEAT)
+
+
+def test_faults_that_are_not_in_a_row_never_forfeit() -> None:
+    record = _faulty_game("Flaky", faults=FaultPolicy(), every=4)
+    faulty = record.seats[FAULTY_SEAT]
+    assert not faulty.forfeit and faulty.decisions > 20
+    assert faulty.faults["crash"] == faulty.decisions - faulty.decisions // 4
+
+
+def test_a_bot_that_does_not_start_forfeits_at_once() -> None:
+    record = _faulty_game("BrokenStart", faults=FaultPolicy())
+    faulty = record.seats[FAULTY_SEAT]
+    assert faulty.faults["crash"] == 1 and faulty.decisions == 0 and faulty.forfeit
+    assert record.ranks[FAULTY_SEAT] == 4
+
+
+def test_a_process_bot_slow_to_start_costs_one_start_up_wait() -> None:
+    """It used to wait the whole start-up limit again at every decision (its time recorded
+    as 0 ms): now the first failed start forfeits it."""
+    seats = [STOCK] * 4
+    seats[FAULTY_SEAT] = BotSpec("sleepy", bot_target("SlowStart"))
+    record = play_game(Indian13, seats, seed=21, isolation="process", faults=FaultPolicy(),
+                       limits=Limits(startup_ms=1500))
+    faulty = record.seats[FAULTY_SEAT]
+    assert faulty.forfeit and faulty.decisions == 0 and sum(faulty.faults.values()) == 1

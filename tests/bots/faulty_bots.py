@@ -121,3 +121,31 @@ class InvalidDeclarer(StockBot):
     def play(self, view: View) -> Play:
         assert view.drawn is not None
         return Play(discard=view.drawn, declare=True)
+
+
+class Flaky(StockBot):
+    """Raises on every decision but each ``every``-th: faults, yet never many in a row."""
+
+    def __init__(self, every: int = 4) -> None:
+        self.every = every
+        self.asked = 0
+
+    def _maybe_raise(self) -> None:
+        self.asked += 1
+        if self.asked % self.every:
+            raise RuntimeError("flaky")
+
+    def draw(self, view: View) -> Draw:
+        self._maybe_raise()
+        return super().draw(view)
+
+    def play(self, view: View) -> Play:
+        self._maybe_raise()
+        return super().play(view)
+
+
+class SlowStart(StockBot):
+    """Takes a minute to be built: past any start-up limit of the tests."""
+
+    def __init__(self) -> None:
+        time.sleep(60)
