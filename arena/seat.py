@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Mapping, Sequence
@@ -176,16 +177,19 @@ class ProcessSeat:
             wrapper += ["--cgroup", str(group)]
         if self.confinement is not None:
             wrapper += self.confinement.arguments()
-        err: IO[bytes] | int = subprocess.DEVNULL
-        if self.stderr_path is not None:
+        err = subprocess.DEVNULL
+        if self.stderr_path is not None:  # a pipe: the bot cannot reopen (or erase) the log
             self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
-            err = self.stderr_path.open("ab")
+            drain, err = os.pipe()
         env = {**bot_environment(os.environ, home=self.workdir), **self.env}
         self.proc = subprocess.Popen([*wrapper, "--", *self.command], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=err, cwd=self.workdir,
                                      env=env, start_new_session=True)
-        if not isinstance(err, int):
-            err.close()
+        if self.stderr_path is not None:
+            os.close(err)
+            threading.Thread(target=drain_into, args=(drain, self.stderr_path,
+                                                      self.limits.stderr_bytes),
+                             name=f"stderr of {self.stderr_path.name}", daemon=True).start()
         os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.buffer = b""
@@ -400,6 +404,27 @@ class ProcessSeat:
         msg = encode_summary(arg) if isinstance(arg, RoundSummary) else \
             {"type": "end_game", "totals": list(arg)}
         return None if self._send(msg) else "crash"
+
+
+def drain_into(pipe: int, log: Path, cap: int) -> None:
+    """Append what a bot process writes to its stderr to its log, at most ``cap`` bytes of
+    it (the rest is read and dropped, so the bot never blocks on a full pipe)."""
+    try:
+        out: IO[bytes] | None = log.open("ab", buffering=0)
+    except OSError:
+        out = None  # no log: still drained
+    kept = 0
+    try:
+        while chunk := os.read(pipe, 1 << 16):
+            if out is not None and kept < cap:
+                out.write(chunk[:cap - kept])
+                kept += len(chunk)
+    except OSError:
+        pass
+    finally:
+        os.close(pipe)
+        if out is not None:
+            out.close()
 
 
 PASSED_ON = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM",

@@ -10,6 +10,7 @@ console at the end of a run.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -310,3 +311,33 @@ def test_folders_named_bots_or_arena_beside_the_config_change_nothing(tmp_path: 
     source = BotSpec("g", "bots.greedy:GreedyBot").source_files()[0]
     assert source.parent.parent == Path(__file__).resolve().parent.parent or \
         "site-packages" in str(source)
+
+
+def test_a_bot_cannot_read_back_its_stderr_of_earlier_games(tmp_path: Path) -> None:
+    """Its stderr is a pipe the referee drains into the log, not the log file itself: what
+    it wrote in one game cannot be read back in the next (a duplicate deal's cards)."""
+    report = tmp_path / "notes.jsonl"
+    report.touch()
+    config = tmp_path / "reader.yaml"
+    config.write_text(textwrap.dedent(f"""\
+        name: reader
+        variant: indian13
+        options: {{players: 2, draw_cap: 10}}
+        bots:
+          - name: reader
+            module: {BOTS / 'stderr_reader.py'}:StderrReader
+            params: {{report: {report}}}
+            write: [{report}]
+          - name: random
+            module: bots.random_bot:RandomBot
+        format: {{games: 6}}
+        workers: 1
+        output: {tmp_path / 'results'}
+        """), "utf-8")
+    result = runner.invoke(app, ["run", str(config)])
+    assert result.exit_code == 0, result.stderr
+    notes = [json.loads(line) for line in report.read_text("utf-8").splitlines()]
+    assert len(notes) >= 6  # the start check's game, then each game's
+    assert all(note["found"] == [] for note in notes), notes
+    log = (tmp_path / "results" / "reader" / "logs" / "reader.stderr.log").read_text("utf-8")
+    assert all(note["token"] in log for note in notes[1:])  # logged (the check's elsewhere)
