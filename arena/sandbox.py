@@ -53,14 +53,17 @@ CPU_QUOTA_US = 100_000  # per 100 ms period: a bot and all its children share on
 CPU_SHARES = 256  # a quarter of the default weight: the referee wins when cores are scarce
 
 
-def new_seat_cgroups(processes: int) -> list[Path]:
-    """Fresh cgroups for one bot process: pids (caps its processes), cpu (caps it and its
-    children at one core, at low weight) and cpuacct (measures them all). Empty where the
-    cgroup file system is closed. Groups left by a referee that died are reaped first."""
+def new_seat_cgroups(processes: int, memory_bytes: int | None = None) -> list[Path]:
+    """Fresh cgroups for one bot process: pids (caps its processes), memory (caps it and all
+    its children together), cpu (caps them at one core, at low weight) and cpuacct
+    (measures them all). Empty where the cgroup file system is closed. Groups left by a
+    referee that died are reaped first."""
     reap_orphan_cgroups()
     name = f"r{os.getpid()}-{uuid.uuid4().hex[:10]}"  # r<referee pid>-<random>
     made = []
+    memory = {} if memory_bytes is None else {"memory.limit_in_bytes": str(memory_bytes)}
     for controller, settings in (("pids", {"pids.max": str(processes)}),
+                                 ("memory", memory),
                                  ("cpu", {"cpu.cfs_period_us": "100000",
                                           "cpu.cfs_quota_us": str(CPU_QUOTA_US),
                                           "cpu.shares": str(CPU_SHARES)}),
@@ -115,7 +118,7 @@ def kill_cgroups(groups: list[Path]) -> None:
 
 def reap_orphan_cgroups() -> None:
     """Remove the groups of referees that are gone (killed before they could clean up)."""
-    for controller in ("pids", "cpu", "cpuacct"):
+    for controller in ("pids", "memory", "cpu", "cpuacct"):
         base = CGROUP_ROOT / controller / "rummy-arena"
         try:
             groups = [g for g in base.iterdir() if g.is_dir()]

@@ -169,7 +169,7 @@ class ProcessSeat:
 
     def _spawn(self) -> None:
         self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
-        self.cgroups = new_seat_cgroups(self.limits.processes)
+        self.cgroups = new_seat_cgroups(self.limits.processes, self.limits.memory_mb << 20)
         wrapper = [sys.executable, "-m", "arena.sandbox",
                    "--memory", str(self.limits.memory_mb << 20),
                    "--files", str(self.limits.stderr_bytes)]

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import pytest
 from arena import confine, referee
 from arena.bot import BotSpec
 from arena.referee import confinement, play_game
-from arena.seat import Confinement
+from arena.seat import Confinement, Limits
 from arena.variants.indian13 import Indian13
 
 needs_namespaces = pytest.mark.skipif(not confine.available(),
@@ -285,3 +286,28 @@ def test_scratch_space_has_a_file_count_limit_and_dev_is_read_only(tmp_path: Pat
     assert 1000 < seen["tmp"] <= confine.TMP_FILES
     assert 100 < seen["shm"] <= 1024
     assert seen["dev"] is False and seen["null"] is True
+
+
+def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
+    """limits.memory_mb holds for the bot and every process it starts, together (a memory
+    cgroup): five children of 300 MB never all hold their memory under 1024 MB."""
+    report = tmp_path / "held.txt"
+    report.touch()
+    spec = BotSpec("hungry", f"{Path(__file__).parent / 'bots' / 'memory_children.py'}"
+                             ":MemoryChildren", {"report": str(report)}, write=(str(report),))
+    if not os.access("/sys/fs/cgroup/memory", os.W_OK):
+        pytest.skip("no memory cgroup here: the per-process limit is the fallback")
+    seat = referee.make_seat(spec, isolation="process", limits=Limits(memory_mb=1024))
+    try:
+        assert seat.begin(referee.GameInfo(0, 2, "indian13/v1", {}, 0)) is None
+        assert seat.ready() is None
+        deadline = time.monotonic() + 60  # room for a busy machine to touch 1.5 GB
+        while time.monotonic() < deadline and len(report.read_text().split()) < 5:
+            time.sleep(0.5)
+            if len(report.read_text().split()) >= 3:
+                time.sleep(3)  # the others have had their chance
+                break
+    finally:
+        seat.close()
+    held = len(report.read_text().split())
+    assert 1 <= held <= 3, held

@@ -130,8 +130,8 @@ def cgroups(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     made: list[Path] = []
     real = arena.seat.new_seat_cgroups
 
-    def recording(processes: int) -> list[Path]:
-        groups = real(processes)
+    def recording(processes: int, memory_bytes: int | None = None) -> list[Path]:
+        groups = real(processes, memory_bytes)
         made.extend(groups)
         return groups
 
