@@ -1,31 +1,34 @@
 """Runs a Python bot behind the JSON-lines protocol: ``python -m arena.host module:Class``.
 
 Python bots in their own process use this host, so one mechanism serves bots of every
-language. The process may serve many games, each played by a fresh child forked from it, so
-a bot's memory lasts one game.
+language. The process may serve many games, each played by a fresh child forked from it,
+which alone imports and runs the bot's code, so a bot's memory lasts one game.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import gc
 import importlib
 import json
 import os
+import select
 import signal
 import sys
 import traceback
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from arena.actions import Draw, Play
-from arena.bot import Bot, call_hook, load_class
+from arena.bot import RESERVED, Bot, call_hook, find_module, load_class, module_file
+from arena.errors import BadInput
 from arena.protocol import ViewDecoder, decode_summary, encode_line, info_of
 from arena.sandbox import harden_self
 
 
 class LineReader:
-    """Lines from a file descriptor, with the unread rest at hand (a game's child process
-    hands it back to the host when the game ends)."""
+    """Lines from a file descriptor, with what was read past the last line kept."""
 
     def __init__(self, fd: int, buffer: bytes = b"") -> None:
         self.fd = fd
@@ -41,17 +44,27 @@ class LineReader:
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line
 
+    def ready(self) -> bool:
+        """A whole line is buffered (select on the descriptor would not say so)."""
+        return b"\n" in self.buffer
+
 
 GAME_OVER, QUIT = 0, 3  # a game child's exit codes: next game, or stop serving
-OVER = b"over\n"  # what a game child that really finished writes first on its handback
 ERROR_CHARS = 8000  # at most this much of a traceback travels in an error reply
+BOT_PATHS: list[str] = []  # the bot's own folders (--path): its code, never preloaded
+END_GRACE_S = 2.0  # after end_game, the game child's time to exit before it is killed
+ENDS = (b'"end_game"', b'"quit"')  # the messages after which a game child must exit
 
 
 def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> None:
-    """Answer requests until the referee closes the pipe or says quit. Each game is played
-    by a child forked at its ``start_game``: the bot's memory (and anything it left running
-    or on its scratch disk) ends with its game, so a duplicate deal cannot be recognised."""
-    cls = load_class(target)
+    """Answer requests until the referee closes the pipe or says quit.
+
+    This process never runs the bot's own code: each game is played by a child forked at
+    its ``start_game``, which imports the bot, and reads only what this process forwards
+    to it. When the game ends the child must exit (it is killed after a short grace), so
+    the bot's memory, and anything it left running or on its scratch disk, ends with its
+    game: a duplicate deal cannot be recognised."""
+    trusted = preload(target)
     reader = LineReader(stdin)
     while (raw := reader.next()) is not None:
         msg = json.loads(raw)
@@ -60,28 +73,100 @@ def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> 
             return
         if kind != "start_game":
             continue  # news of a game already over (its child is gone): nothing to do
-        handback_r, handback_w = os.pipe()
-        gc.freeze()  # the child's collections then skip (and do not copy) the host's objects
-        child = os.fork()
-        if child == 0:
-            os.close(handback_r)
-            os._exit(_child_game(cls, params, msg, reader, stdout, handback_w))
-        os.close(handback_w)
-        _, status = os.waitpid(child, 0)
-        rest = _read_waiting(handback_r)  # written before the child exited
-        if os.waitstatus_to_exitcode(status) != GAME_OVER or not rest.startswith(OVER):
-            return  # quit, end of input, or the child died (even with status 0, as a bot
-            # calling os._exit(0) would): the referee sees end of file, a crash
-        reader.buffer = rest[len(OVER):] + reader.buffer
+        if not _game(trusted or target, params, msg, reader, stdout):
+            return  # quit, end of input, or the game child died: the referee sees EOF
         _forget_game()
 
 
-def _child_game(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
-                stdout: BinaryIO, handback: int) -> int:
-    """The game child's whole life: play, hand the unread input back, say how it ended."""
+def _game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
+          stdout: BinaryIO) -> bool:
+    """Fork the game's child and forward its messages; True once the game has ended (its
+    child gone, killed if it outstayed its grace) and this process may serve the next."""
+    inbox, outbox = os.pipe()
+    gc.freeze()  # the child's collections then skip (and do not copy) the host's objects
+    child = os.fork()
+    if child == 0:
+        os.close(outbox)
+        os.close(reader.fd)  # the child reads only what is forwarded to it
+        os._exit(_child_game(bot, params, hello, LineReader(inbox), stdout))
+    os.close(inbox)
+    os.set_blocking(outbox, False)
+    exited = os.pidfd_open(child)
     try:
+        return _forward(reader, outbox, exited)
+    finally:
+        os.close(outbox)
+        os.close(exited)
+        with contextlib.suppress(OSError):
+            os.kill(child, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child, 0)
+
+
+def _forward(reader: LineReader, outbox: int, exited: int) -> bool:
+    """Pass the referee's lines to the game child until its game ends."""
+    while True:
+        if not reader.ready():
+            ready = select.select([reader.fd, exited], [], [])[0]
+            if exited in ready:
+                return False  # the child died mid-game: a crash, seen as end of input
+        raw = reader.next()
+        if raw is None:
+            return False
+        try:
+            os.write(outbox, raw + b"\n")
+        except (BlockingIOError, BrokenPipeError):
+            return False  # a child that does not read its input is not playing
+        kind = str(json.loads(raw).get("type")) if any(end in raw for end in ENDS) else ""
+        if kind in ("end_game", "quit"):
+            select.select([exited], [], [], END_GRACE_S)  # then it is killed if still there
+            return kind == "end_game"
+
+
+def preload(target: str) -> Any:
+    """Import before any game what can be trusted: the class of a built-in bot, and the
+    installed modules a bot's own source imports (numpy, the arena), never the bot's own
+    code. Returns the built-in bot's class, else None (the game child imports the bot)."""
+    where = target.rpartition(":")[0]
+    if where.partition(".")[0] in RESERVED and not where.endswith(".py"):
+        return load_class(target)
+    for name in _installed_imports(where):
+        with contextlib.suppress(Exception):  # the child will meet the error, and say it
+            importlib.import_module(name)
+    return None
+
+
+def _installed_imports(where: str) -> list[str]:
+    """The modules a bot's file imports that are found outside the bot's own folders."""
+    try:
+        source = Path(where) if where.endswith(".py") else module_file(where)
+        tree = ast.parse(source.read_bytes())
+    except (BadInput, OSError, SyntaxError, ValueError):
+        return []
+    own = [str(source.resolve().parent), *BOT_PATHS]
+    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    names += [n.module for n in ast.walk(tree)
+              if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module]
+    return [name for name in dict.fromkeys(names) if _installed(name, own)]
+
+
+def _installed(name: str, own: list[str]) -> bool:
+    top = name.partition(".")[0]
+    if top in sys.stdlib_module_names or top in RESERVED:
+        return True
+    spec = find_module(top)
+    origin = spec.origin if spec is not None and spec.origin else ""
+    return bool(origin) and not any(origin.startswith(folder.rstrip("/") + "/")
+                                    for folder in own)
+
+
+def _child_game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
+                stdout: BinaryIO) -> int:
+    """The game child's whole life: import the bot (unless it is built in), play, say how
+    it ended."""
+    try:
+        cls = load_class(bot) if isinstance(bot, str) else bot
         code = play(cls, params, hello, reader, stdout)
-        os.write(handback, OVER + reader.buffer)  # at most the next start_game: fits
     except BaseException:  # the bot failed to start: the referee counts a crash
         traceback.print_exc()
         code = 1
@@ -116,18 +201,6 @@ def play(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineRe
 def _send(stdout: BinaryIO, reply: dict[str, Any]) -> None:
     stdout.write(encode_line(reply))
     stdout.flush()
-
-
-def _read_waiting(fd: int) -> bytes:
-    """What is in the pipe now (not up to end of file: the game's own children, if any are
-    left, still hold its other end)."""
-    os.set_blocking(fd, False)
-    data = b""
-    with contextlib.suppress(BlockingIOError):
-        while chunk := os.read(fd, 1 << 16):
-            data += chunk
-    os.close(fd)
-    return data
 
 
 def _forget_game() -> None:
@@ -194,6 +267,7 @@ def main(argv: list[str] | None = None) -> None:
     params = json.loads(args[1]) if len(args) > 1 else {}
     importlib.import_module("bots")  # the built-in bots, found where arena is installed
     sys.path.extend(paths)
+    BOT_PATHS[:] = paths
     serve(args[0], params, sys.stdin.fileno(), replies)
 
 
