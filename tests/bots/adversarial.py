@@ -161,17 +161,19 @@ class Flooder(_Honest):
 class MemoryHog(_Honest):
     """Allocates (and touches) memory until the allocation fails, and keeps all of it."""
 
-    def __init__(self, chunk_mb: int = 32, **kw: str) -> None:
+    def __init__(self, chunk_mb: int = 32, limit_mb: int = 4096, **kw: str) -> None:
         super().__init__(**kw)
         self.chunk = chunk_mb << 20
+        self.limit = limit_mb << 20  # a safety cap in case no address-space limit stops it
         self.hoard: list[bytes] = []
 
     def play(self, view: View) -> Play:
         try:
-            while True:  # RLIMIT_AS ends this with MemoryError
-                self.hoard.append(b"\x01" * self.chunk)
+            while len(self.hoard) * self.chunk < self.limit:  # RLIMIT_AS ends this with
+                self.hoard.append(b"\x01" * self.chunk)  # MemoryError
         finally:
             self.note(hoarded_mb=len(self.hoard) * self.chunk >> 20)
+        return super().play(view)
 
 
 class ForkBomb(_Honest):
