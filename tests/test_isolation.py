@@ -377,13 +377,16 @@ def test_bot_silent_past_its_grace_is_restarted(tmp_path: Path) -> None:
 
 def test_restart_for_silence_counts_as_a_crash(tmp_path: Path) -> None:
     """With a slower partner the grace period does pass between two requests, and the loop
-    is restarted; the restart should be counted as a crash (docs/protocol.md)."""
+    is restarted; the restart should be counted as a crash (docs/protocol.md). The partner
+    sleeps 150 ms in each draw, past the 100 ms grace whatever the machine's speed, on a
+    roomy draw clock; the loop overruns the short play clock."""
     report = tmp_path / "loop.jsonl"
     loop = adversary("InfiniteLoop", report=str(report))
-    partner = adversary("Sleeper", seconds=0.08)
+    partner = adversary("Sleeper", seconds=0.15, plays=False)
     record = play_game(Indian13, [partner, loop], seed=2,
                        options={"players": 2, "draw_cap": 16},
-                       clock=CLOCK, isolation="process",
+                       clock=Clock(draw_ms=ROOMY_MS, play_ms=CLOCK.play_ms),
+                       isolation="process",
                        limits=dataclasses.replace(LIMITS, grace_ms=100, cpu_s_per_game=300.0))
     processes = {n["start"] for n in notes(report) if "start" in n}
     assert faults(record, 0) == {}

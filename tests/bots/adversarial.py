@@ -67,18 +67,21 @@ class _Honest:
 
 
 class Sleeper(_Honest):
-    """Sleeps ``seconds`` in every decision (past any deadline), then answers late."""
+    """Sleeps ``seconds`` in every decision (past any deadline), then answers late. With
+    ``plays=False`` it sleeps in its draws only and plays at once."""
 
-    def __init__(self, seconds: float = 3600.0, **kw: str) -> None:
+    def __init__(self, seconds: float = 3600.0, plays: bool = True, **kw: str) -> None:
         super().__init__(**kw)
         self.seconds = seconds
+        self.plays = plays
 
     def draw(self, view: View) -> Draw:
         time.sleep(self.seconds)
         return Draw("discard") if "discard" in view.legal_draws else Draw("stock")
 
     def play(self, view: View) -> Play:
-        time.sleep(self.seconds)
+        if self.plays:
+            time.sleep(self.seconds)
         return super().play(view)
 
 
