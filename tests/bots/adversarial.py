@@ -30,6 +30,11 @@ from arena.view import RoundSummary, View
 PROCESS = os.urandom(8).hex()  # names this process (a confined bot is always pid 1)
 
 
+def _cpu_now() -> float:
+    """The Peeker's clock for its budget: CPU seconds of the calling thread."""
+    return time.thread_time()
+
+
 class _Honest:
     """Draws from the stock and discards the drawn card (or its last discardable card).
 
@@ -252,7 +257,9 @@ class Peeker(_Honest):
     ``{"claim": technique, "seat", "cards", "round", "draws", "decision", "bot_seed"}`` names
     cards it believes seat ``seat`` (None: unknown) holds now; a probe line
     ``{"probe", "ok", "detail"}`` says what it could open. The test decides whether any claim
-    was right about hidden cards.
+    was right about hidden cards. Each decision's probes run within shares of ``budget_s``
+    CPU seconds (so it does the same work on a busy machine as on an idle one, only slower);
+    the start of a game may take four times that (files, then candidate deals).
     """
 
     def __init__(self, report: str = "", budget_s: float = 0.5, raw_seeds: int = 2000,
@@ -281,9 +288,9 @@ class Peeker(_Honest):
     def start_game(self, info: GameInfo) -> None:
         super().start_game(info)
         self.info = info
-        self._scan_files(time.monotonic() + 2 * self.budget_s)
+        self._scan_files(_cpu_now() + 2 * self.budget_s)
         self._guess_seeds()
-        self._deal_candidates(time.monotonic() + 2 * self.budget_s)
+        self._deal_candidates(_cpu_now() + 2 * self.budget_s)
 
     def attack(self, view: View) -> None:
         self._peek(view)
@@ -298,7 +305,7 @@ class Peeker(_Honest):
     # ------------------------------------------------------------------ one decision
 
     def _peek(self, view: View) -> None:
-        """Run the probes, each within its share of ``budget_s``."""
+        """Run the probes, each within its share of ``budget_s`` (CPU seconds)."""
         self.decisions += 1
         self.view = view
         if view.round == 1 and self.first_hand is None and self.decisions == 1:
@@ -310,7 +317,7 @@ class Peeker(_Honest):
             steps += [(self._scan_files_now, 0.3)]
         for step, share in steps:
             try:
-                step(time.monotonic() + share * self.budget_s)
+                step(_cpu_now() + share * self.budget_s)
             except Exception as exc:
                 self._probe(step.__name__, False, f"{type(exc).__name__}: {exc}")
 
@@ -357,7 +364,7 @@ class Peeker(_Honest):
         """Breadth first from ``roots``, ``depth`` references deep, until the deadline."""
         seen = _reachable(self, depth=2)  # its own notes are no finding
         queue = deque((r, 0) for r in roots)
-        while queue and time.monotonic() < deadline:
+        while queue and _cpu_now() < deadline:
             obj, level = queue.popleft()
             if id(obj) in seen:
                 continue
@@ -400,7 +407,7 @@ class Peeker(_Honest):
         pids = _pids()
         self._probe("processes", True, f"{len(pids)} visible")
         for pid in pids:
-            if pid in (me, parent) or time.monotonic() > deadline:
+            if pid in (me, parent) or _cpu_now() > deadline:
                 continue
             ppid = _ppid(pid)
             if ppid == parent:
@@ -459,7 +466,7 @@ class Peeker(_Honest):
         with mem:
             for line in maps:
                 fields = line.split()
-                if "rw" not in fields[1] or time.monotonic() > deadline:
+                if "rw" not in fields[1] or _cpu_now() > deadline:
                     continue
                 lo, hi = (int(x, 16) for x in fields[0].split("-"))
                 for start in range(lo, min(hi, lo + (64 << 20)), 1 << 20):
@@ -493,7 +500,7 @@ class Peeker(_Honest):
                     found.append((path.stat().st_mtime, path))
         found.sort(reverse=True)
         for _, path in found[:300]:
-            if time.monotonic() > deadline:
+            if _cpu_now() > deadline:
                 return
             key = str(path)
             if key in self.files_seen and path.name != "games.jsonl":
@@ -553,7 +560,7 @@ class Peeker(_Honest):
 
         assert self.info is not None
         variant = find_variant(self.info.variant)
-        while self.seeds and time.monotonic() < deadline:
+        while self.seeds and _cpu_now() < deadline:
             seed = self.seeds.popleft()
             game = variant(seed=seed, options=self.info.options)
             self.deals[seed] = _pack([[game.indicator() or Card.JOKER], *game.hands])
@@ -636,11 +643,11 @@ def _walk(roots: list[str], deadline: float, limit: int = 50_000) -> Iterator[Pa
     for root in roots:
         base = len(Path(root).parts)
         for folder, dirs, files in os.walk(root):
-            if len(Path(folder).parts) - base >= 6 or time.monotonic() > deadline:
+            if len(Path(folder).parts) - base >= 6 or _cpu_now() > deadline:
                 dirs[:] = []
             for name in files:
                 count += 1
-                if count > limit or time.monotonic() > deadline:
+                if count > limit or _cpu_now() > deadline:
                     return
                 yield Path(folder) / name
 
