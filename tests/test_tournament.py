@@ -24,6 +24,11 @@ from arena.tournament import run_tournament, schedule_for
 ROOT = Path(__file__).parent.parent
 TIMES = ("time_mean_ms", "time_p95_ms", "time_max_ms")
 ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
+# The arena as a terminal starts it, with SIGINT raising KeyboardInterrupt, even where the tests
+# run with SIGINT ignored (a background job of a non-interactive shell), which children inherit
+INTERRUPTIBLE_ARENA = [sys.executable, "-c", "import signal; "
+                       "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                       "from arena.cli import main; main()"]
 
 
 def config_text(*, name: str = "tiny", games: int = 2, seed: int | None = 5, workers: int = 1,
@@ -273,8 +278,8 @@ def test_records_replay_to_their_totals(tmp_path: Path) -> None:
 
 def start_arena(*args: str | Path, cwd: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([*ARENA, *map(str, args)], cwd=cwd, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    return subprocess.Popen([*INTERRUPTIBLE_ARENA, *map(str, args)], cwd=cwd, env=env,
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
 
 
