@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from arena import confine
 from arena.bot import BotSpec
 from arena.cards import Card, format_cards, parse_cards
-from arena.config import Config, load_config
+from arena.config import GAMES, SEED, WORKERS, Config, load_config
 from arena.errors import ArenaError, BadInput
 from arena.game import Game
 from arena.leaderboard import (
@@ -73,6 +73,8 @@ WildArg = Annotated[str | None, typer.Option(
 RoundArg = Annotated[int | None, typer.Option(
     "--round", min=1, max=11, help="The TT round (1-11), which sets the wild rank.")]
 JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+WorkersArg = Annotated[int | None, typer.Option(min=WORKERS.low, max=WORKERS.high,
+                                                help="Worker processes.")]
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -131,7 +133,8 @@ def _wild(text: str | None) -> Card | None:
 def play(
     variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
     bots: Annotated[list[str], typer.Argument(help="One bot per seat.")],
-    seed: Annotated[int, typer.Option(help="Game seed (COM-4).")] = 1,
+    seed: Annotated[int, typer.Option(min=SEED.low, max=SEED.high,
+                                      help="Game seed (COM-4).")] = 1,
     option: OptionArgs = None,
     verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log every turn.")] = False,
     isolation: Annotated[str, typer.Option(
@@ -259,9 +262,11 @@ def meld(
 @guarded
 def run(
     config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes.")] = None,
-    games: Annotated[int | None, typer.Option(min=1, help="Games per table.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Tournament seed.")] = None,
+    workers: WorkersArg = None,
+    games: Annotated[int | None, typer.Option(min=GAMES.low, max=GAMES.high,
+                                              help="Games per table.")] = None,
+    seed: Annotated[int | None, typer.Option(min=SEED.low, max=SEED.high,
+                                             help="Tournament seed.")] = None,
     out: Annotated[Path | None, typer.Option(help="Results folder (default: results).")] = None,
     fresh: Annotated[bool, typer.Option(help="Discard earlier results of this config.")] = False,
     fmt: Annotated[str, typer.Option("--format", help="Leaderboard format.")] = "plain",
@@ -354,7 +359,7 @@ def sprt(
                                                   "after this many games.")] = None,
     filler: Annotated[str | None, typer.Option(help="The bot in seats beyond two "
                                                "(default: the baseline).")] = None,
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes.")] = None,
+    workers: WorkersArg = None,
 ) -> None:
     """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
     until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
