@@ -118,9 +118,20 @@ def bot_spec(text: str, seat: int) -> BotSpec:
     return spec
 
 
-def _cards(tokens: Sequence[str]) -> list[Card]:
+# The calculators' card counts. No hand of any variant holds more than 15 cards (the
+# dealer's in Rummy 51 and Moroccan rummy), and the best-arrangement search grows fast with
+# each card past that: 20 leaves room for any hand a player asks about and answers within
+# about a second. No combination holds more than about 20 cards (a Three-Thirteen set of
+# every copy of one rank and every wild card): 36 is past any a player could lay down.
+MAX_HAND = 20
+MAX_MELD = 36
+
+
+def _cards(tokens: Sequence[str], most: int, what: str) -> list[Card]:
     if not tokens:
         raise BadInput("no cards given: expected cards such as 7H 10D JK")
+    if len(tokens) > most:
+        raise BadInput(f"{len(tokens)} cards: expected at most {most} in {what}")
     return parse_cards(tokens)
 
 
@@ -225,8 +236,8 @@ def hand(
 ) -> None:
     """Rules calculator: best arrangement, deadwood, points and whether it declares."""
     game_cls = find_variant(variant)
-    report = game_cls.hand_report(_cards(cards), wild=_wild(wild), round=round,
-                                  options=parse_option_args(option))
+    report = game_cls.hand_report(_cards(cards, MAX_HAND, "a hand"), wild=_wild(wild),
+                                  round=round, options=parse_option_args(option))
     if as_json:
         typer.echo(json.dumps(report.as_json()))
         return
@@ -249,7 +260,8 @@ def meld(
 ) -> None:
     """Is this one valid combination, and of which kind?"""
     game_cls = find_variant(variant)
-    check = game_cls.meld_report(_cards(cards), wild=_wild(wild), round=round,
+    check = game_cls.meld_report(_cards(cards, MAX_MELD, "one combination"),
+                                 wild=_wild(wild), round=round,
                                  options=parse_option_args(option))
     if as_json:
         typer.echo(json.dumps({"valid": check.valid, "kind": check.kind,
