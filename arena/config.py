@@ -212,7 +212,8 @@ def _key_of(node: yaml.ScalarNode) -> Any:
 
 def _key_text(key: Any) -> str:
     """A key as a field name: text as it is (cut short), anything else as its repr."""
-    text = key if isinstance(key, str) else shown(key)
+    plain = isinstance(key, str) and key and key.isprintable() and key.strip() == key
+    text = key if plain else shown(key)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
