@@ -348,11 +348,12 @@ def leaderboard(
     games = results / "games.jsonl" if results.is_dir() else results
     if not games.is_file():
         raise BadInput(f"{results}: no games.jsonl here")
+    render(standings([]), fmt)  # the arguments first: a warning of read_games is no error
+    fixed = None if h2h else parse_anchor(anchor) if anchor else stored_anchor(games.parent)
     records = read_games(games)
     if h2h:
         typer.echo(render_h2h(head_to_head(records), fmt))
         return
-    fixed = parse_anchor(anchor) if anchor else stored_anchor(games.parent)
     typer.echo(render(standings(records, anchor=fixed), fmt))
 
 

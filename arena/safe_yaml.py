@@ -20,9 +20,11 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from arena.errors import BadInput, shown
 
-MAX_BYTES = 1 << 20  # a config is a few kilobytes; a megabyte is a contest of thousands of bots
-MAX_DEPTH = 32  # a config nests 4 levels (bots[0].params.x); bot params get the rest
+MAX_BYTES = 1 << 20  # a config is a few kilobytes (500 bots take about 40 KB)
+MAX_DEPTH = 32  # a config nests 5 levels (bots[0].params.x); bot params get the rest
 MAX_WEIGHT = MAX_BYTES  # values and characters once aliases are expanded: no bigger than a file
+STORED_BYTES = 64 << 20  # a results folder's config.yaml: every bot's params, 500 bots
+STORED_DEPTH = MAX_DEPTH + 4  # it holds a config's params deeper (under identity:)
 MERGE = "tag:yaml.org,2002:merge"
 
 
@@ -43,15 +45,16 @@ class BadYaml(BadInput):
 class _Loader(yaml.SafeLoader):
     """SafeLoader that refuses deep nesting, duplicate keys and scalars it cannot build."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, deepest: int) -> None:
         super().__init__(text)
         self.depth = 0
+        self.deepest = deepest
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         self.depth += 1
         try:
-            if self.depth > MAX_DEPTH:
-                raise ComposerError(None, None, f"nested deeper than {MAX_DEPTH} levels; "
+            if self.depth > self.deepest:
+                raise ComposerError(None, None, f"nested deeper than {self.deepest} levels; "
                                     "expected plain settings",
                                     self.peek_event().start_mark)  # type: ignore[no-untyped-call]
             return super().compose_node(parent, index)
@@ -105,15 +108,16 @@ def read_text(path: Path, *, limit: int = MAX_BYTES) -> str:
                       "file", line) from exc
 
 
-def load(text: str) -> tuple[Any, Node | None]:
+def load(text: str, *, deepest: int = MAX_DEPTH,
+         heaviest: int = MAX_WEIGHT) -> tuple[Any, Node | None]:
     """The data of one YAML document, and its node graph (for line numbers)."""
     loader = None
     try:
-        loader = _Loader(text)
+        loader = _Loader(text, deepest)
         node = loader.get_single_node()
         if node is None:
             return None, None
-        check_weight(node)
+        check_weight(node, heaviest)
         return loader.construct_document(node), node
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -128,6 +132,12 @@ def load(text: str) -> tuple[Any, Node | None]:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+def load_stored(path: Path) -> Any:
+    """A ``config.yaml`` that arena run wrote: larger and deeper than a config may be."""
+    return load(read_text(path, limit=STORED_BYTES), deepest=STORED_DEPTH,
+                heaviest=STORED_BYTES)[0]
 
 
 def _size(limit: int) -> str:
