@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from arena.errors import BadInput
+from arena.errors import BadInput, shown
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -76,7 +76,7 @@ class Card:
             return _BY_CODE[JOKER_CODE]
         rank, suit = _RANK_ALIASES.get(token[:-1]), _SUIT_ALIASES.get(token[-1:])
         if rank is None or suit is None:
-            raise BadInput(f"bad card {text!r}: expected rank A 2-10 J Q K (or T) "
+            raise BadInput(f"bad card {shown(text)}: expected rank A 2-10 J Q K (or T) "
                            "then suit S H D C (or ♠♥♦♣), or JK")
         return _BY_CODE[suit * 13 + rank - 1]
 

@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from arena import confine
 from arena.bot import BotSpec
 from arena.cards import Card, format_cards, parse_cards
-from arena.config import Config, load_config
+from arena.config import GAMES, SEED, WORKERS, Config, load_config
 from arena.errors import ArenaError, BadInput
 from arena.game import Game
 from arena.leaderboard import (
@@ -73,6 +73,8 @@ WildArg = Annotated[str | None, typer.Option(
 RoundArg = Annotated[int | None, typer.Option(
     "--round", min=1, max=11, help="The TT round (1-11), which sets the wild rank.")]
 JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+WorkersArg = Annotated[int | None, typer.Option(min=WORKERS.low, max=WORKERS.high,
+                                                help="Worker processes.")]
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -116,9 +118,20 @@ def bot_spec(text: str, seat: int) -> BotSpec:
     return spec
 
 
-def _cards(tokens: Sequence[str]) -> list[Card]:
+# The calculators' card counts. No hand of any variant holds more than 15 cards (the
+# dealer's in Rummy 51 and Moroccan rummy), and the best-arrangement search grows fast with
+# each card past that: 20 leaves room for any hand a player asks about and answers within
+# about a second. No combination holds more than about 20 cards (a Three-Thirteen set of
+# every copy of one rank and every wild card): 36 is past any a player could lay down.
+MAX_HAND = 20
+MAX_MELD = 36
+
+
+def _cards(tokens: Sequence[str], most: int, what: str) -> list[Card]:
     if not tokens:
         raise BadInput("no cards given: expected cards such as 7H 10D JK")
+    if len(tokens) > most:
+        raise BadInput(f"{len(tokens)} cards: expected at most {most} in {what}")
     return parse_cards(tokens)
 
 
@@ -131,7 +144,8 @@ def _wild(text: str | None) -> Card | None:
 def play(
     variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
     bots: Annotated[list[str], typer.Argument(help="One bot per seat.")],
-    seed: Annotated[int, typer.Option(help="Game seed (COM-4).")] = 1,
+    seed: Annotated[int, typer.Option(min=SEED.low, max=SEED.high,
+                                      help="Game seed (COM-4).")] = 1,
     option: OptionArgs = None,
     verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log every turn.")] = False,
     isolation: Annotated[str, typer.Option(
@@ -222,8 +236,8 @@ def hand(
 ) -> None:
     """Rules calculator: best arrangement, deadwood, points and whether it declares."""
     game_cls = find_variant(variant)
-    report = game_cls.hand_report(_cards(cards), wild=_wild(wild), round=round,
-                                  options=parse_option_args(option))
+    report = game_cls.hand_report(_cards(cards, MAX_HAND, "a hand"), wild=_wild(wild),
+                                  round=round, options=parse_option_args(option))
     if as_json:
         typer.echo(json.dumps(report.as_json()))
         return
@@ -246,7 +260,8 @@ def meld(
 ) -> None:
     """Is this one valid combination, and of which kind?"""
     game_cls = find_variant(variant)
-    check = game_cls.meld_report(_cards(cards), wild=_wild(wild), round=round,
+    check = game_cls.meld_report(_cards(cards, MAX_MELD, "one combination"),
+                                 wild=_wild(wild), round=round,
                                  options=parse_option_args(option))
     if as_json:
         typer.echo(json.dumps({"valid": check.valid, "kind": check.kind,
@@ -259,9 +274,11 @@ def meld(
 @guarded
 def run(
     config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes.")] = None,
-    games: Annotated[int | None, typer.Option(min=1, help="Games per table.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Tournament seed.")] = None,
+    workers: WorkersArg = None,
+    games: Annotated[int | None, typer.Option(min=GAMES.low, max=GAMES.high,
+                                              help="Games per table.")] = None,
+    seed: Annotated[int | None, typer.Option(min=SEED.low, max=SEED.high,
+                                             help="Tournament seed.")] = None,
     out: Annotated[Path | None, typer.Option(help="Results folder (default: results).")] = None,
     fresh: Annotated[bool, typer.Option(help="Discard earlier results of this config.")] = False,
     fmt: Annotated[str, typer.Option("--format", help="Leaderboard format.")] = "plain",
@@ -331,11 +348,12 @@ def leaderboard(
     games = results / "games.jsonl" if results.is_dir() else results
     if not games.is_file():
         raise BadInput(f"{results}: no games.jsonl here")
+    render(standings([]), fmt)  # the arguments first: a warning of read_games is no error
+    fixed = None if h2h else parse_anchor(anchor) if anchor else stored_anchor(games.parent)
     records = read_games(games)
     if h2h:
         typer.echo(render_h2h(head_to_head(records), fmt))
         return
-    fixed = parse_anchor(anchor) if anchor else stored_anchor(games.parent)
     typer.echo(render(standings(records, anchor=fixed), fmt))
 
 
@@ -354,7 +372,7 @@ def sprt(
                                                   "after this many games.")] = None,
     filler: Annotated[str | None, typer.Option(help="The bot in seats beyond two "
                                                "(default: the baseline).")] = None,
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes.")] = None,
+    workers: WorkersArg = None,
 ) -> None:
     """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
     until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""

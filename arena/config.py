@@ -6,9 +6,9 @@ was expected; nothing is written before a config validates.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import math
 import os
 import shlex
 import shutil
@@ -19,11 +19,13 @@ from typing import Any
 
 import yaml
 
+from arena import safe_yaml
 from arena.bot import BotSpec
-from arena.errors import BadInput
+from arena.errors import BadInput, shown
 from arena.game import Game
 from arena.options import resolve_options
 from arena.referee import Clock, FaultPolicy, Isolation
+from arena.schedule import table_count
 from arena.seat import Limits
 from arena.variants import find_variant
 
@@ -33,9 +35,54 @@ ISOLATION = ("process", "inprocess")
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
             "limits", "workers", "seed", "output", "rating")
 BOT_KEYS = ("name", "module", "command", "params", "read", "write", "network", "env")
-LIMIT_KEYS = ("memory_mb", "cpu_s_per_game", "processes", "line_bytes", "startup_ms",
-              "grace_ms", "stderr_bytes")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
+HOUR_MS = 3_600_000
+MAX_BOTS = 500  # a large class; the balanced schedule of 500 bots is drawn in ~20 s
+MAX_GAMES = 1_000_000  # in one tournament: its list of pairings still fits in memory
+MAX_NAME = 100  # characters of a tournament's name, a folder name
+MAX_PATH = 4096  # characters of a path (Linux's PATH_MAX)
+MAX_TEXT = 32 << 10  # characters of a command-line argument or an env value
+MAX_PARAMS = 64 << 10  # a bot's params as JSON: one argument of its host (Linux caps it at 128 KiB)
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """The range a number of the config must lie in, and how an error message names it."""
+
+    low: int | float
+    high: int | float
+    kind: str  # "a number of worker processes": what the value counts
+    high_note: str = ""  # " (an hour)": the upper bound in words
+    fraction: bool = False  # True: a float is fine (CPU seconds), else an integer
+
+    def admits(self, value: Any) -> bool:
+        """An int (or, with ``fraction``, a float) in the range; never a bool or NaN."""
+        kinds = (int, float) if self.fraction else int
+        return isinstance(value, kinds) and not isinstance(value, bool) and \
+            self.low <= value <= self.high
+
+    def expected(self, value: Any) -> str:
+        """What a message says of a value outside: the range it must be in."""
+        return (f"expected {self.kind} from {self.low} to {self.high}{self.high_note}, "
+                f"got {shown(value)}")
+
+
+WORKERS = Bound(1, 256, "a number of worker processes")  # a pool beyond that is a fork storm
+SEED = Bound(0, (1 << 63) - 1, "an integer seed", " (63 bits, as drawn by arena run)")
+GAMES = Bound(1, 10_000, "a number of games per table")
+FORFEIT = Bound(1, 100_000, "a number of faults")
+ELO = Bound(-10_000, 10_000, "an Elo number", fraction=True)
+CLOCK = Bound(1, HOUR_MS, "a whole number of milliseconds", " (an hour)")
+LIMITS = {  # for isolated seats; the defaults are in arena.seat.Limits
+    "memory_mb": Bound(64, 65_536, "a whole number of megabytes", " (64 GiB)"),
+    "cpu_s_per_game": Bound(0.1, 86_400, "a number of CPU seconds", " (a day)", fraction=True),
+    "processes": Bound(1, 1024, "a whole number of processes"),
+    "line_bytes": Bound(1024, 64 << 20, "a whole number of bytes", " (64 MiB)"),
+    "startup_ms": CLOCK,
+    "grace_ms": CLOCK,
+    "stderr_bytes": Bound(1024, 1 << 30, "a whole number of bytes", " (1 GiB)"),
+}
+LIMIT_KEYS = tuple(LIMITS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,61 +161,78 @@ def _env_identity(bot: BotSpec) -> dict[str, Any]:
 class _Where:
     """Line numbers of a YAML document's keys, for error messages."""
 
-    def __init__(self, path: Path, text: str) -> None:
+    def __init__(self, path: Path, node: yaml.Node | None) -> None:
         self.path = path
         self.lines: dict[tuple[str | int, ...], int] = {}
-        try:
-            node = yaml.compose(text)
-        except yaml.YAMLError:
-            return
         if node is not None:
-            self._walk(node, ())
+            self._walk(node)
 
-    def _walk(self, node: yaml.Node, at: tuple[str | int, ...]) -> None:
-        self.lines[at] = node.start_mark.line + 1
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                self.lines[(*at, key.value)] = key.start_mark.line + 1
-                self._walk(value, (*at, key.value))
-                self.lines[(*at, key.value)] = key.start_mark.line + 1
-        elif isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                self._walk(item, (*at, i))
+    def _walk(self, root: yaml.Node) -> None:
+        """Each node once (an aliased one under the first path that reaches it): an alias
+        bomb of a few hundred bytes names billions of paths."""
+        seen: set[int] = set()
+        stack: list[tuple[yaml.Node, tuple[str | int, ...]]] = [(root, ())]
+        while stack:
+            node, at = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            self.lines.setdefault(at, node.start_mark.line + 1)
+            if isinstance(node, yaml.MappingNode):
+                for key, value in node.value:
+                    if isinstance(key, yaml.ScalarNode):
+                        self.lines[(*at, _key_of(key))] = key.start_mark.line + 1
+                        stack.append((value, (*at, _key_of(key))))
+            elif isinstance(node, yaml.SequenceNode):
+                stack.extend((item, (*at, i)) for i, item in enumerate(node.value))
 
-    def place(self, at: tuple[str | int, ...]) -> str:
+    def place(self, at: tuple[Any, ...]) -> str:
         """``file.yaml:9: bots[1]``: the file, the line and the field, for messages."""
-        name = ".".join(f"[{p}]" if isinstance(p, int) else p for p in at).replace(".[", "[")
+        name = ".".join(f"[{p}]" if isinstance(p, int) and not isinstance(p, bool)
+                        else _key_text(p) for p in at).replace(".[", "[")
         probe = at
         while probe and probe not in self.lines:
             probe = probe[:-1]
         line = f":{self.lines[probe]}" if probe in self.lines else ""
         return f"{self.path}{line}: {name or 'config'}"
 
-    def error(self, at: tuple[str | int, ...], expected: str) -> BadInput:
+    def error(self, at: tuple[Any, ...], expected: str) -> BadInput:
         return BadInput(f"{self.place(at)}: {expected}")
+
+
+def _key_of(node: yaml.ScalarNode) -> Any:
+    """A key as the config holds it (``~`` is None, ``3`` is 3), to find its line by."""
+    try:
+        key = yaml.constructor.SafeConstructor().construct_object(node)
+        hash(key)
+    except (yaml.YAMLError, ValueError, TypeError):
+        return node.value
+    return key
+
+
+def _key_text(key: Any) -> str:
+    """A key as a field name: text as it is (cut short), anything else as its repr."""
+    plain = isinstance(key, str) and key and key.isprintable() and key.strip() == key
+    text = key if plain else shown(key)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Config:
     """Read and validate a tournament config file."""
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        raw, node = safe_yaml.load(safe_yaml.read_text(file))
     except OSError as exc:
-        raise BadInput(f"{file}: cannot read the config ({exc.strerror})") from exc
-    where = _Where(file, text)
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise BadInput(f"{file}{line}: {problem}") from exc
+        raise BadInput(f"{file}: cannot read the config ({exc.strerror or exc})") from exc
+    except safe_yaml.BadYaml as exc:
+        raise exc.at(file) from exc
+    where = _Where(file, node)
     if not isinstance(raw, dict):
         raise where.error((), "expected a mapping of keys such as name, variant, bots")
     return _validate(raw, where, dict(overrides or {}), base=file.parent)
 
 
-def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], at: tuple[str | int, ...],
+def _check_keys(raw: Mapping[Any, Any], allowed: tuple[str, ...], at: tuple[str | int, ...],
                 where: _Where) -> None:
     for key in raw:
         if key not in allowed:
@@ -180,7 +244,25 @@ def _typed(raw: Mapping[str, Any], key: str, kind: type | tuple[type, ...], defa
     value = raw.get(key, default)
     bad_bool = isinstance(value, bool) and kind is int
     if value is not default and (not isinstance(value, kind) or bad_bool):
-        raise where.error((*at, key), f"expected {expected}, got {value!r}")
+        raise where.error((*at, key), f"expected {expected}, got {shown(value)}")
+    return value
+
+
+def _bounded(raw: Mapping[str, Any], key: str, bound: Bound, default: Any,
+             at: tuple[str | int, ...], where: _Where) -> Any:
+    """A number of the config, in its :class:`Bound` (``default`` when it is not given)."""
+    if key not in raw:
+        return default
+    if not bound.admits(raw[key]):
+        raise where.error((*at, key), bound.expected(raw[key]))
+    return raw[key]
+
+
+def _override(over: Mapping[str, Any], key: str, bound: Bound) -> Any:
+    """A command-line value (``--workers``) that replaces the file's, checked the same way."""
+    value = over.get(key)
+    if value is not None and not bound.admits(value):
+        raise BadInput(f"--{key} {shown(value)}: {bound.expected(value)}")
     return value
 
 
@@ -189,125 +271,232 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
     for key in ("name", "variant", "bots"):
         if key not in raw:
             raise where.error((key,), "missing; this key is required")
-    name = _typed(raw, "name", str, None, (), where, "a name (letters, digits, - or _)")
-    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or set(name) == {"."}:
-        raise where.error(("name",), "expected letters, digits, '-', '_' or '.' (not only dots)")
+    name = _name(raw, where)
     try:
-        game = find_variant(str(raw["variant"]))
+        game = find_variant(raw["variant"] if isinstance(raw["variant"], str)
+                            else shown(raw["variant"]))
     except BadInput as exc:
         raise where.error(("variant",), str(exc)) from exc
     opts = _typed(raw, "options", dict, {}, (), where, "a mapping of variant options")
     try:
         options = resolve_options(game.name, game.OPTIONS, opts)
     except BadInput as exc:
-        bad = next((k for k in opts if str(exc).find(repr(k)) >= 0), None)
+        bad = next((k for k in opts if str(exc).find(shown(k)) >= 0), None)
         raise where.error(("options", bad) if bad else ("options",), str(exc)) from exc
     bots = _bots(raw["bots"], where, base)
     fmt = _format(raw.get("format", {}), where, bots, int(options["players"]))
-    clock = _clock(raw.get("time", {}), where)
-    faults = _faults(raw.get("faults", {}), where)
+    if (games := _override(over, "games", GAMES)) is not None:
+        fmt = replace(fmt, games=games)
     isolation = raw.get("isolation", "process")
     if isolation not in ISOLATION:
         raise where.error(("isolation",), f"expected one of {', '.join(ISOLATION)}")
-    limits = _limits(raw.get("limits", {}), where)
-    workers = over.get("workers") or _typed(raw, "workers", int, os.cpu_count() or 1, (),
-                                            where, "a number of worker processes")
-    seed = over.get("seed")
-    if seed is None:
-        seed = _typed(raw, "seed", int, None, (), where, "an integer seed")
-    if workers < 1:
-        raise where.error(("workers",), "expected at least 1")
-    output = over.get("output") or Path(_typed(raw, "output", str, "results", (), where,
-                                               "a directory path"))
-    if over.get("games"):
-        fmt = Format(type=fmt.type, candidate=fmt.candidate, games=over["games"],
-                     duplicate=fmt.duplicate)
     config = Config(name=name, variant=game.name, options=options, bots=bots, format=fmt,
-                    clock=clock, faults=faults, isolation=isolation, limits=limits,
-                    workers=workers, seed=seed,
-                    output=Path(output), anchor=_rating(raw.get("rating", {}), where, bots))
-    if config.games_per_table % config.players:
+                    clock=_clock(raw.get("time", {}), where),
+                    faults=_faults(raw.get("faults", {}), where), isolation=isolation,
+                    limits=_limits(raw.get("limits", {}), where),
+                    workers=_override(over, "workers", WORKERS) or _bounded(
+                        raw, "workers", WORKERS, min(os.cpu_count() or 1, WORKERS.high), (),
+                        where),
+                    seed=_override(over, "seed", SEED) if over.get("seed") is not None
+                    else _bounded(raw, "seed", SEED, None, (), where),
+                    output=_output(raw, where, over.get("output")),
+                    anchor=_rating(raw.get("rating", {}), where, bots))
+    _check_games(config, where, over)
+    _check_results_dir(config, where, from_command_line=over.get("output") is not None)
+    return config
+
+
+def _name(raw: Mapping[str, Any], where: _Where) -> str:
+    """The tournament's name: a folder name inside ``output``."""
+    name = _typed(raw, "name", str, None, (), where, "a name (letters, digits, - or _)")
+    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or set(name) == {"."}:
+        raise where.error(("name",), "expected letters, digits, '-', '_' or '.' (not only dots)")
+    if len(name) > MAX_NAME:
+        raise where.error(("name",), f"expected at most {MAX_NAME} characters, got {len(name)}")
+    return str(name)
+
+
+def _check_games(config: Config, where: _Where, over: Mapping[str, Any]) -> None:
+    """Games per table keep seats balanced, and the whole schedule stays playable."""
+    games = config.games_per_table
+    if games % config.players:
         expected = (f"expected a multiple of the table size {config.players}, so every bot "
                     "sits in every seat equally often")
         if over.get("games"):
             raise BadInput(f"--games {over['games']}: {expected}")
         raise where.error(("format", "games"), expected)
-    return config
+    tables = table_count(len(config.bots), config.players, config.format.type)
+    if tables * games > MAX_GAMES:
+        at = ("format", "games") if config.format.games else ("bots",)
+        raise where.error(at, f"{tables} tables of {games} games make {tables * games} "
+                              f"games; expected at most {MAX_GAMES} in one tournament")
+
+
+def _output(raw: Mapping[str, Any], where: _Where, override: Path | None) -> Path:
+    """Where result folders go: a folder, or a path where one can be made."""
+    if override is not None:
+        return Path(override)
+    text = _typed(raw, "output", str, "results", (), where, "a directory path")
+    if not text or "\0" in text or len(text) > MAX_PATH:
+        raise where.error(("output",), f"expected a folder path of at most {MAX_PATH} "
+                                       f"characters, got {shown(text)}")
+    return Path(text)
+
+
+def _check_results_dir(config: Config, where: _Where, *, from_command_line: bool) -> None:
+    """The results folder, or its nearest existing parent, is a folder (read, not written)."""
+    folder = config.results_dir
+    for path in (folder, *folder.parents):
+        try:
+            if not path.exists():
+                continue
+            if path.is_dir():
+                return
+            problem = f"{str(path)!r} is a file, not a folder"
+        except OSError as exc:
+            problem = f"{str(path)!r} cannot be checked ({exc.strerror or exc})"
+        if from_command_line:
+            raise BadInput(f"--out {config.output}: {problem}; expected a folder for results")
+        raise where.error(("output",), f"{problem}; expected a folder for results")
 
 
 def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
     if not isinstance(raw, list) or not raw:
         raise where.error(("bots",), "expected a list of bots, each with name and module")
+    if len(raw) > MAX_BOTS:
+        raise where.error(("bots",), f"expected at most {MAX_BOTS} bots, got {len(raw)}")
     specs: list[BotSpec] = []
     for i, entry in enumerate(raw):
-        at: tuple[str | int, ...] = ("bots", i)
-        if not isinstance(entry, dict):
-            raise where.error(at, "expected a mapping with name and module")
-        _check_keys(entry, BOT_KEYS, at, where)
-        name = entry.get("name")
-        if not isinstance(name, str) or not name:
-            raise where.error((*at, "name"), "expected a bot name")
-        if name in {s.name for s in specs}:
-            raise where.error((*at, "name"), f"duplicate bot name {name!r}")
-        if ("command" in entry) == ("module" in entry):
-            raise where.error(at, "expected exactly one of module (a Python class) or "
-                                  "command (a program speaking docs/protocol.md)")
-        read = _paths(entry.get("read", []), (*at, "read"), where, base)
-        write = _paths(entry.get("write", []), (*at, "write"), where, base)
-        network = _typed(entry, "network", bool, False, at, where, "true or false")
-        variables = _variables(entry.get("env", {}), (*at, "env"), where)
-        if "command" in entry:
-            spec = _command_bot(name, entry["command"], (*at, "command"), where, base)
-            specs.append(replace(spec, read=read, write=write, network=network,
-                                 variables=variables, origin=where.place(at)))
-            continue
-        module = entry.get("module")
-        expected = "expected 'package.module:Class' or 'path/file.py:Class'"
-        if not isinstance(module, str) or module.count(":") != 1 or \
-                not all(module.partition(":")[::2]):
-            raise where.error((*at, "module"), f"{expected}, got {module!r}")
-        target = _resolve_path(module, base)
-        params = entry.get("params", {})
-        if not isinstance(params, dict):
-            raise where.error((*at, "params"), "expected a mapping of keyword arguments")
-        spec = BotSpec(name, target, params, read=read, write=write, network=network,
-                       variables=variables, origin=where.place(at))
-        try:
-            spec.source_files()  # found, not imported: starting it is arena.startup's job
-        except BadInput as exc:
-            raise where.error((*at, "module"), str(exc)) from exc
+        spec = _bot(entry, ("bots", i), where, base)
+        if spec.name in {s.name for s in specs}:
+            raise where.error(("bots", i, "name"), f"duplicate bot name {spec.name!r}")
         specs.append(spec)
     return tuple(specs)
 
 
+def _bot(entry: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> BotSpec:
+    """One entry of ``bots:``: a Python class (``module``) or any program (``command``)."""
+    if not isinstance(entry, dict):
+        raise where.error(at, "expected a mapping with name and module")
+    _check_keys(entry, BOT_KEYS, at, where)
+    name = entry.get("name")
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME or name in (".", "..") \
+            or "/" in name or not name.isprintable():
+        raise where.error((*at, "name"), f"expected a bot name of at most {MAX_NAME} "
+                                         "printable characters, without '/'")
+    if ("command" in entry) == ("module" in entry):
+        raise where.error(at, "expected exactly one of module (a Python class) or "
+                              "command (a program speaking docs/protocol.md)")
+    read = _paths(entry.get("read", []), (*at, "read"), where, base)
+    write = _paths(entry.get("write", []), (*at, "write"), where, base)
+    network = _typed(entry, "network", bool, False, at, where, "true or false")
+    variables = _variables(entry.get("env", {}), (*at, "env"), where)
+    if "command" in entry:
+        spec = _command_bot(name, entry["command"], (*at, "command"), where, base)
+    else:
+        spec = _module_bot(name, entry, at, where, base)
+    return replace(spec, read=read, write=write, network=network, variables=variables,
+                   origin=where.place(at))
+
+
+def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], where: _Where,
+                base: Path) -> BotSpec:
+    """A Python class, found (not imported) from its module or file."""
+    module = entry.get("module")
+    expected = "expected 'package.module:Class' or 'path/file.py:Class'"
+    if not isinstance(module, str) or module.count(":") != 1 or \
+            not all(module.partition(":")[::2]) or not _module_text(module):
+        raise where.error((*at, "module"), f"{expected}, got {shown(module)}")
+    spec = BotSpec(name, _resolve_path(module, base),
+                   _params(entry.get("params", {}), (*at, "params"), where))
+    try:
+        spec.source_files()  # found, not imported: starting it is arena.startup's job
+    except BadInput as exc:
+        raise where.error((*at, "module"), str(exc)) from exc
+    except OSError as exc:
+        raise where.error((*at, "module"), f"cannot be read ({exc.strerror or exc})") from exc
+    return spec
+
+
+def _module_text(module: str) -> bool:
+    """``a.b:Class`` with dotted names, or ``some/file.py:Class`` (a path of sane length)."""
+    where_, _, cls = module.partition(":")
+    if not cls.isidentifier() or len(module) > MAX_PATH or "\0" in module:
+        return False
+    return where_.endswith(".py") or all(part.isidentifier() for part in where_.split("."))
+
+
+def _params(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, Any]:
+    """Keyword arguments for the bot's class: JSON data (they reach its host as JSON, in
+    one command-line argument, which Linux caps at 128 KiB)."""
+    expected = ("expected a mapping of keyword arguments (names to text, numbers, "
+                "true/false, lists and mappings)")
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and k.isidentifier()
+                                            for k in raw):
+        raise where.error(at, expected)
+    try:
+        text = json.dumps(raw, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise where.error(at, f"{expected}; {' '.join(str(exc).split())[:80]}") from exc
+    if len(text) > MAX_PARAMS:
+        raise where.error(at, f"expected at most {MAX_PARAMS >> 10} KiB of parameters as "
+                              f"JSON, got {len(text) >> 10} KiB")
+    return raw
+
+
 def _paths(raw: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> tuple[str, ...]:
     """Existing paths a confined bot may also read or write, relative to the config."""
-    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise where.error(at, "expected a list of paths")
+    if not isinstance(raw, list) or not all(isinstance(p, str) and _sane(p, MAX_PATH)
+                                            for p in raw):
+        raise where.error(at, f"expected a list of paths (each at most {MAX_PATH} "
+                              "characters)")
     found = []
     for i, text in enumerate(raw):
-        path = (base / text).resolve()
-        if not path.exists():
-            raise where.error((*at, i), f"no such file or folder {text!r}")
+        try:
+            path = (base / text).resolve()
+            missing = not path.exists()
+        except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+            raise where.error((*at, i), f"cannot be checked ({exc})") from exc
+        if missing:
+            raise where.error((*at, i), f"no such file or folder {shown(text)}")
         found.append(str(path))
     return tuple(found)
+
+
+def _sane(text: str, longest: int) -> bool:
+    """Text that can be a path or a program argument: no NUL byte, not overly long."""
+    return "\0" not in text and len(text) <= longest
 
 
 def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Where,
                  base: Path) -> BotSpec:
     """A bot in any language: a command line, run from a temporary folder."""
+    expected = "expected a command line, e.g. [node, bots/my_bot.js]"
     if isinstance(command, str):
-        command = shlex.split(command)
+        try:
+            command = shlex.split(command)
+        except ValueError as exc:  # an unclosed quote
+            raise where.error(at, f"{expected}; {exc}") from exc
     if not isinstance(command, list) or not command or \
-            not all(isinstance(a, str) for a in command):
-        raise where.error(at, "expected a command line, e.g. [node, bots/my_bot.js]")
+            not all(isinstance(a, str) and _sane(a, MAX_TEXT) for a in command):
+        raise where.error(at, expected)
+    if not command[0] or not _sane(command[0], MAX_PATH):
+        raise where.error(at, f"{expected}; got program {shown(command[0])}")
     resolved = [command[0], *(str((base / a).resolve()) if _names_a_file(a, base) else a
                               for a in command[1:])]
-    if (base / command[0]).is_file() and not Path(command[0]).is_absolute():
+    if _is_file(base / command[0]) and not Path(command[0]).is_absolute():
         resolved[0] = str((base / command[0]).resolve())
-    if shutil.which(resolved[0]) is None and not Path(resolved[0]).is_file():
-        raise where.error(at, f"program {command[0]!r} not found")
+    if shutil.which(resolved[0]) is None and not _is_file(Path(resolved[0])):
+        raise where.error(at, f"program {shown(command[0])} not found")
     return BotSpec(name, command=tuple(resolved))
+
+
+def _is_file(path: Path) -> bool:
+    """``Path.is_file``, False also for a path the system refuses (too long, a loop)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _variables(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, str]:
@@ -317,9 +506,10 @@ def _variables(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, 
         raise where.error(at, "expected a mapping of variable names to text")
     for name, value in raw.items():
         if not isinstance(name, str) or not name.isidentifier() or \
-                not isinstance(value, str | int | float) or isinstance(value, bool):
-            raise where.error((*at, str(name)), "expected NAME: text (a number is written "
-                                                "as text)")
+                not isinstance(value, str | int | float) or isinstance(value, bool) or \
+                not _sane(str(value), MAX_TEXT):
+            raise where.error((*at, name), "expected NAME: text (a number is written "
+                                           f"as text; at most {MAX_TEXT >> 10} KiB)")
     return {name: str(value) for name, value in raw.items()}
 
 
@@ -327,9 +517,14 @@ def _names_a_file(arg: str, base: Path) -> bool:
     """A relative argument that is a file beside the config, or looks like a path to one
     (``bots/x.js``, ``bot.py``): made absolute, since the bot runs from a temporary folder
     (and a missing script is then named by the path the config meant)."""
-    if Path(arg).is_absolute() or arg.startswith("-") or "=" in arg:
+    if not arg or Path(arg).is_absolute() or arg.startswith("-") or "=" in arg or \
+            len(arg) > MAX_PATH:
         return False
-    return (base / arg).exists() or "/" in arg or Path(arg).suffix[1:].isalpha()
+    try:
+        beside = (base / arg).exists()
+    except OSError:
+        beside = False
+    return beside or "/" in arg or Path(arg).suffix[1:].isalpha()
 
 
 def _faults(raw: Any, where: _Where) -> FaultPolicy:
@@ -342,12 +537,9 @@ def _faults(raw: Any, where: _Where) -> FaultPolicy:
         raise where.error(("faults", "policy"), f"expected one of {', '.join(POLICIES)}")
     counts = {}
     for key in ("forfeit_after", "forfeit_after_consecutive"):
-        count = raw.get(key, getattr(FaultPolicy(), key))
-        if count is not None and (not isinstance(count, int) or isinstance(count, bool)
-                                  or count < 1):
-            raise where.error(("faults", key), "expected a number of faults >= 1, or null "
-                                               "for never")
-        counts[key] = count
+        default = getattr(FaultPolicy(), key)
+        counts[key] = None if key in raw and raw[key] is None else \
+            _bounded(raw, key, FORFEIT, default, ("faults",), where)  # null: never
     return FaultPolicy(policy=policy, **counts)
 
 
@@ -355,9 +547,8 @@ def _limits(raw: Any, where: _Where) -> Limits:
     if not isinstance(raw, dict):
         raise where.error(("limits",), "expected a mapping such as {memory_mb: 1024}")
     _check_keys(raw, LIMIT_KEYS, ("limits",), where)
-    for key, value in raw.items():
-        if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-            raise where.error(("limits", key), "expected a positive number")
+    for key, bound in LIMITS.items():
+        _bounded(raw, key, bound, None, ("limits",), where)
     return Limits(**raw)
 
 
@@ -366,8 +557,10 @@ def _resolve_path(module: str, base: Path) -> str:
     folder) and made absolute, since bots run from a temporary folder."""
     where_, sep, cls = module.rpartition(":")
     if sep and where_.endswith(".py") and not Path(where_).is_absolute():
-        candidate = base / where_ if (base / where_).is_file() else Path(where_)
-        return f"{candidate.resolve()}:{cls}"
+        candidate = base / where_ if _is_file(base / where_) else Path(where_)
+        with contextlib.suppress(OSError, RuntimeError):  # a loop: source_files says so
+            candidate = candidate.resolve()
+        return f"{candidate}:{cls}"
     return module
 
 
@@ -382,9 +575,7 @@ def _format(raw: Any, where: _Where, bots: tuple[BotSpec, ...], players: int) ->
     names = [b.name for b in bots]
     if kind == "gauntlet" and candidate not in names:
         raise where.error(("format", "candidate"), f"expected one of the bots: {names}")
-    games = _typed(raw, "games", int, None, ("format",), where, "games per table")
-    if games is not None and games < 1:
-        raise where.error(("format", "games"), "expected at least 1")
+    games = _bounded(raw, "games", GAMES, None, ("format",), where)
     duplicate = _typed(raw, "duplicate", bool, True, ("format",), where, "true or false")
     if len(bots) < players:
         raise where.error(("bots",), f"expected at least {players} bots for "
@@ -407,8 +598,8 @@ def _rating(raw: Any, where: _Where, bots: tuple[BotSpec, ...]) -> tuple[str, fl
     (name, elo), = anchor.items()
     if name not in names:
         raise where.error(("rating", "anchor", name), f"expected one of the bots: {names}")
-    if not isinstance(elo, int | float) or isinstance(elo, bool) or not math.isfinite(elo):
-        raise where.error(("rating", "anchor", name), f"expected an Elo number, got {elo!r}")
+    if not ELO.admits(elo):
+        raise where.error(("rating", "anchor", name), ELO.expected(elo))
     return str(name), float(elo)
 
 
@@ -418,9 +609,7 @@ def _clock(raw: Any, where: _Where) -> Clock:
     _check_keys(raw, ("draw_ms", "play_ms"), ("time",), where)
     values = {}
     for key in ("draw_ms", "play_ms"):
-        value = _typed(raw, key, int, None, ("time",), where, "milliseconds")
+        value = _bounded(raw, key, CLOCK, None, ("time",), where)
         if value is not None:
-            if value < 1:
-                raise where.error(("time", key), "expected at least 1 ms")
             values[key] = value
     return Clock(**values)

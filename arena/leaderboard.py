@@ -16,9 +16,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from tabulate import tabulate
 
+from arena import safe_yaml
 from arena.errors import BadInput
 from arena.ratings import RESAMPLES, SEED, Ratings, Teams, openskill_ordinals, rate
 from arena.records import GameRecord
@@ -27,6 +27,7 @@ FORMATS = ("plain", "github", "markdown", "csv", "json", "html")
 _TABULATE = {"plain": "simple", "github": "github", "markdown": "pipe", "html": "html"}
 
 Anchor = tuple[str, float]
+MAX_ELO = 10_000  # an anchor beyond it is a typing error (and overflows the logistic)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +236,7 @@ def parse_anchor(text: str) -> Anchor:
         elo = float(value)
     except ValueError:
         elo = math.nan
-    if not sep or not name or not math.isfinite(elo):
+    if not sep or not name or not abs(elo) <= MAX_ELO:
         raise BadInput(f"--anchor {text!r}: expected NAME=ELO, e.g. random=1000")
     return name, elo
 
@@ -246,17 +247,19 @@ def stored_anchor(folder: Path) -> Anchor | None:
     if not path.is_file():
         return None
     try:
-        stored = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        why = " ".join(str(exc).split())[:120]
-        raise BadInput(f"{path}: not a readable config.yaml ({why})") from exc
+        stored = safe_yaml.load_stored(path) or {}
+    except OSError as exc:
+        raise BadInput(f"{path}: not a readable config.yaml ({exc.strerror or exc})") from exc
+    except safe_yaml.BadYaml as exc:
+        raise BadInput(f"{path}: not a readable config.yaml ({exc.problem[:120]})") from exc
     identity = stored.get("identity") if isinstance(stored, dict) else None
     for holder in (stored, identity):
         rating = holder.get("rating") if isinstance(holder, dict) else None
         anchor = rating.get("anchor") if isinstance(rating, dict) else None
         if isinstance(anchor, dict) and len(anchor) == 1:
             (name, elo), = anchor.items()
-            if isinstance(elo, int | float) and not isinstance(elo, bool):
+            if isinstance(elo, int | float) and not isinstance(elo, bool) and \
+                    abs(elo) <= MAX_ELO:
                 return str(name), float(elo)
     return None
 

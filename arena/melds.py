@@ -16,9 +16,10 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 from typing import Literal
 
 from arena.cards import JOKER_CODE, Card
@@ -124,17 +125,24 @@ def meld_kinds(cards: Sequence[Card], rules: MeldRules, wilds: WildSpec) -> set[
     fixed = [c for c in cards if not wilds.is_wild(c)]
     duals = [c for c in cards if wilds.is_dual(c)]
     kinds: set[Kind] = set()
-    for k in range(len(duals) + 1):
-        for as_self in combinations(duals, k):
-            naturals = fixed + list(as_self)
-            n_wild = len(cards) - len(naturals)
-            if n_wild > rules.max_wilds or (rules.need_natural and not naturals):
-                continue
-            if _run_fits(naturals, len(cards), rules):
-                kinds.add("sequence" if n_wild else "pure_sequence")
-            if _set_fits(naturals, len(cards), rules):
-                kinds.add("set")
+    for as_self in _sub_multisets(duals):
+        naturals = fixed + as_self
+        n_wild = len(cards) - len(naturals)
+        if n_wild > rules.max_wilds or (rules.need_natural and not naturals):
+            continue
+        if _run_fits(naturals, len(cards), rules):
+            kinds.add("sequence" if n_wild else "pure_sequence")
+        if _set_fits(naturals, len(cards), rules):
+            kinds.add("set")
     return kinds
+
+
+def _sub_multisets(cards: Sequence[Card]) -> Iterator[list[Card]]:
+    """Every choice of some of the cards, equal cards counted, not told apart: two 7H read
+    as themselves are one choice, not two (so 30 copies make 31 choices, not 2**30)."""
+    counts = Counter(cards)
+    for picks in product(*(range(n + 1) for n in counts.values())):
+        yield [card for card, k in zip(counts, picks, strict=True) for _ in range(k)]
 
 
 _KIND_ORDER: tuple[Kind, ...] = ("pure_sequence", "sequence", "set")

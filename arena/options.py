@@ -6,9 +6,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
+from arena import safe_yaml
+from arena.errors import BadInput, shown
 
-from arena.errors import BadInput
+# Upper bounds of the numbers a variant's options take: far beyond the defaults, yet a game
+# stays finite (at most 100 deals of 10,000 draws) and its record fits in memory.
+MAX_DRAW_CAP = 10_000  # draws in one round (COM-9); the defaults are 100 and 200
+MAX_DEALS = 100  # deals (IND match) or rounds (R51 match) of one game
+MAX_TARGET = 10_000  # points a R51 match plays to (match: {target: T})
+MAX_PENALTY = 1_000  # points of one card left in hand (MAR joker_in_hand, default 20)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,6 +40,13 @@ def int_in(low: int, high: int | None = None) -> Callable[[Any], bool]:
                       and (high is None or v <= high))
 
 
+def draw_cap(default: int, rule: str) -> OptionSpec:
+    """The COM-9 draw cap, with the same bounds in every variant."""
+    return OptionSpec(name="draw_cap", default=default,
+                      expected=f"an integer from 1 to {MAX_DRAW_CAP}",
+                      check=int_in(1, MAX_DRAW_CAP), rule=rule)
+
+
 def one_of(*allowed: Any) -> Callable[[Any], bool]:
     """A check for one of a few values (booleans are not integers here)."""
     return lambda v: any(v == a and type(v) is type(a) for a in allowed)
@@ -50,13 +63,13 @@ def resolve_options(variant: str, specs: tuple[OptionSpec, ...],
     known = {s.name: s for s in specs}
     for name in given:
         if name not in known:
-            raise BadInput(f"{variant}: unknown option {name!r} "
+            raise BadInput(f"{variant}: unknown option {shown(name)} "
                            f"(known: {', '.join(known)})")
     resolved: dict[str, Any] = {}
     for spec in specs:
         value = given[spec.name] if spec.name in given else spec.default_for(resolved)
         if not spec.check(value) or (spec.fits is not None and not spec.fits(value, resolved)):
-            raise BadInput(f"{variant}: option {spec.name!r} = {value!r}: expected "
+            raise BadInput(f"{variant}: option {spec.name!r} = {shown(value)}: expected "
                            f"{spec.expected} ({spec.rule})")
         resolved[spec.name] = value
     return resolved
@@ -68,9 +81,10 @@ def parse_option_args(pairs: list[str] | None) -> dict[str, Any]:
     for pair in pairs or []:
         key, sep, raw = pair.partition("=")
         if not sep or not key.strip():
-            raise BadInput(f"bad option {pair!r}: expected key=value")
+            raise BadInput(f"bad option {shown(pair)}: expected key=value")
         try:
-            out[key.strip()] = yaml.safe_load(raw) if raw.strip() else raw
-        except yaml.YAMLError as exc:
-            raise BadInput(f"bad option {pair!r}: value is not readable YAML") from exc
+            out[key.strip()] = safe_yaml.load(raw)[0] if raw.strip() else raw
+        except safe_yaml.BadYaml as exc:
+            raise BadInput(f"bad option {shown(pair)}: value is not readable YAML "
+                           f"({exc.problem})") from exc
     return out

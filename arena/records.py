@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.actions import Action, parse_action
-from arena.errors import BadInput
+from arena.errors import BadInput, shown
 from arena.game import Game
 
 SCHEMA = 1
@@ -70,10 +70,7 @@ class GameRecord:
         """Read one line of ``games.jsonl`` back (NaN, infinities and non-integer points
         are refused: a leaderboard must not count them silently)."""
         raw = json.loads(line, parse_constant=_no_constant)
-        for name in ("totals", "ranks"):
-            _integers(raw[name], name)
-        for r in raw["rounds"]:
-            _integers(r["penalties"], "penalties")
+        _check_record(raw)
         return cls(
             schema=raw["schema"], id=raw["id"], variant=raw["variant"],
             options=raw["options"], seed=raw["seed"],
@@ -89,10 +86,61 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number a record may hold")
 
 
-def _integers(values: Any, name: str) -> None:
+MAX_POINTS = 10**9  # far past any game's points: a leaderboard still sums them as floats
+_FIELDS = {"schema": int, "id": str, "variant": str, "options": dict, "seed": int,
+           "seats": list, "actions": list, "rounds": list, "totals": list, "ranks": list,
+           "termination": str}
+_SEAT_FIELDS = {"bot": str, "faults": dict, "decisions": int, "time_mean_ms": float,
+                "time_p95_ms": float, "time_max_ms": float}
+_ROUND_FIELDS = {"round": int, "dealer": int, "reason": str, "penalties": list}
+
+
+def _check_record(raw: Any) -> None:
+    """Every field of the type the leaderboard counts on, or ValueError naming it: a record
+    that parses as JSON may still hold a list where a count belongs."""
+    _fields(raw, _FIELDS, "record")
+    if raw["schema"] != SCHEMA:
+        raise ValueError(f"schema: expected {SCHEMA}, got {shown(raw['schema'])}")
+    if not isinstance(raw.get("dup_set", ""), str):
+        raise ValueError(f"dup_set: expected str, got {shown(raw['dup_set'])}")
+    seats = len(raw["seats"])
+    if seats < 2:
+        raise ValueError(f"seats: expected at least 2, got {seats}")
+    for seat in raw["seats"]:
+        _fields(seat, _SEAT_FIELDS, "seats[]")
+        _integers(list(seat["faults"].values()), "faults")
+        if not isinstance(seat.get("forfeit", False), bool) or seat["decisions"] < 0:
+            raise ValueError(f"seat {shown(seat['bot'])}: expected forfeit true or false "
+                             "and decisions >= 0")
+    for name in ("totals", "ranks"):
+        _integers(raw[name], name, seats)
+    if not all(1 <= r <= seats for r in raw["ranks"]):
+        raise ValueError(f"ranks: expected places from 1 to {seats}, got {shown(raw['ranks'])}")
+    for r in raw["rounds"]:
+        _fields(r, _ROUND_FIELDS, "rounds[]")
+        _integers(r["penalties"], "penalties", seats)
+    if not all(isinstance(a, str) for a in raw["actions"]):
+        raise ValueError("actions: expected a list of texts")
+
+
+def _fields(raw: Any, fields: Mapping[str, type], what: str) -> None:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{what}: expected an object, got {shown(raw)}")
+    for name, kind in fields.items():
+        value = raw.get(name)
+        number = kind is float and isinstance(value, int | float)
+        if isinstance(value, bool) or not (isinstance(value, kind) or number):
+            raise ValueError(f"{name}: expected {kind.__name__}, got {shown(value)}")
+
+
+def _integers(values: Any, name: str, count: int | None = None) -> None:
+    """A list of integers of moderate size (``count`` of them, when given: one a seat)."""
     if not isinstance(values, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise ValueError(f"{name}: expected a list of integers, got {values!r:.80}")
+            isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_POINTS
+            for v in values):
+        raise ValueError(f"{name}: expected a list of integers, got {shown(values)}")
+    if count is not None and len(values) != count:
+        raise ValueError(f"{name}: expected one a seat ({count}), got {len(values)}")
 
 
 def action_text(seat: int, action: Action) -> str:

@@ -43,6 +43,14 @@ def round_robin_tables(bots: Sequence[str], k: int, *, seed: int,
     return balanced_tables(bots, k, tables=max_tables, seed=seed)
 
 
+def table_count(bots: int, players: int, kind: str = "round-robin") -> int:
+    """How many tables a format draws, known without drawing them (a gauntlet of many bots
+    has more than any tournament could play)."""
+    if kind == "gauntlet":
+        return comb(max(bots - 1, 0), players - 1)
+    return min(comb(bots, players), MAX_TABLES)
+
+
 def balanced_tables(bots: Sequence[str], k: int, *, tables: int,
                     seed: int) -> list[tuple[str, ...]]:
     """Greedy design: each table takes the bots that played least, then the rarest pairs."""

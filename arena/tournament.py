@@ -37,6 +37,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from arena import safe_yaml
 from arena.bot import BotSpec
 from arena.config import Config
 from arena.errors import BadInput
@@ -145,8 +146,8 @@ def _stored_identity(stored: Path, folder: Path) -> dict[str, Any] | None:
     if not stored.exists():
         return None
     try:
-        previous = yaml.safe_load(stored.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        previous = safe_yaml.load_stored(stored)
+    except (OSError, safe_yaml.BadYaml) as exc:
         previous = exc
     if not isinstance(previous, dict) or "identity_hash" not in previous:
         why = " ".join(str(previous or "").split())[:80] or "empty"
@@ -175,6 +176,8 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
         raise BadInput(f"{folder}: made by a different config (changed: "
                        f"{', '.join(changed) or 'unknown'}); run again with --fresh "
                        "to start over, or change the name")
+    games = folder / "games.jsonl"
+    done = {r.id for r in read_games(games)}  # a damaged line refuses the run before a write
     folder.mkdir(parents=True, exist_ok=True)
     record: dict[str, Any] = {"identity_hash": config.identity_hash(),
                               "identity": config.identity()}
@@ -183,9 +186,8 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     partial = stored.with_name(stored.name + ".new")  # replaced whole, never torn
     partial.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
     os.replace(partial, stored)
-    games = folder / "games.jsonl"
     drop_torn_tail(games)
-    return config, {r.id for r in read_games(games)}
+    return config, done
 
 
 def settle_seed(config: Config, previous: dict[str, Any] | None) -> Config:

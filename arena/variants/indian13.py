@@ -19,7 +19,15 @@ from arena.melds import (
     deadwood_points,
     min_deadwood,
 )
-from arena.options import OptionSpec, int_in, match_of, one_of, resolve_options
+from arena.options import (
+    MAX_DEALS,
+    OptionSpec,
+    draw_cap,
+    int_in,
+    match_of,
+    one_of,
+    resolve_options,
+)
 from arena.view import EventKind, PublicEvent, View
 
 CAP = 80  # IND-22
@@ -89,10 +97,10 @@ class Indian13(Game):
                    check=one_of("eliminate", "end_deal"), rule="IND-20"),
         OptionSpec(name="wild_suits", default="colour", expected="'colour' or 'all'",
                    check=one_of("colour", "all"), rule="IND-7"),
-        OptionSpec(name="match", default={"deals": 1}, expected="{deals: N} with N >= 1",
-                   check=match_of("deals", int_in(1)), rule="IND-28"),
-        OptionSpec(name="draw_cap", default=100, expected="an integer >= 1",
-                   check=int_in(1), rule="IND-25"),
+        OptionSpec(name="match", default={"deals": 1},
+                   expected=f"{{deals: N}} with N from 1 to {MAX_DEALS}",
+                   check=match_of("deals", int_in(1, MAX_DEALS)), rule="IND-28"),
+        draw_cap(100, "IND-25"),
     )
 
     @classmethod

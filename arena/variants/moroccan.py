@@ -19,7 +19,7 @@ from typing import Any
 
 from arena.cards import deck
 from arena.laying import LayingGame, LayingRules
-from arena.options import OptionSpec, int_in, match_of, one_of
+from arena.options import MAX_PENALTY, OptionSpec, draw_cap, int_in, match_of, one_of
 
 RAMI_SEC = 200  # MAR-15
 
@@ -40,13 +40,13 @@ class Moroccan(LayingGame):
         OptionSpec(name="opening", default=71, expected="71, or 51 in mode tallaj",
                    check=one_of(71, 51), rule="MAR-9",
                    fits=lambda value, resolved: value == 71 or resolved["mode"] == "tallaj"),
-        OptionSpec(name="joker_in_hand", default=20, expected="an integer >= 0",
-                   check=int_in(0), rule="MAR-16"),
+        OptionSpec(name="joker_in_hand", default=20,
+                   expected=f"an integer from 0 to {MAX_PENALTY}",
+                   check=int_in(0, MAX_PENALTY), rule="MAR-16"),
         OptionSpec(name="match", default={"target": 201},
                    expected="{target: T} with T 201, 500 or 1000",
                    check=match_of("target", one_of(201, 500, 1000)), rule="MAR-17"),
-        OptionSpec(name="draw_cap", default=200, expected="an integer >= 1",
-                   check=int_in(1), rule="MAR-19"),
+        draw_cap(200, "MAR-19"),
     )
 
     @classmethod

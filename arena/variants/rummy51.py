@@ -20,14 +20,15 @@ from typing import Any, ClassVar
 
 from arena.cards import Card, deck
 from arena.laying import LayingGame, LayingRules
-from arena.options import OptionSpec, int_in, match_of, one_of
+from arena.options import MAX_DEALS, MAX_TARGET, OptionSpec, draw_cap, int_in, match_of, one_of
 from arena.view import PublicEvent
 
 HAND = 14  # R51-3; the dealer gets one more
 
 
 def _match(value: Any) -> bool:
-    return match_of("rounds", int_in(1))(value) or match_of("target", int_in(1))(value)
+    return match_of("rounds", int_in(1, MAX_DEALS))(value) or \
+        match_of("target", int_in(1, MAX_TARGET))(value)
 
 
 class Rummy51(LayingGame):
@@ -51,10 +52,10 @@ class Rummy51(LayingGame):
         OptionSpec(name="opening", default=51, expected="51 (Rummy 51) or 71 (Rummy 71)",
                    check=one_of(51, 71), rule="R51-19"),
         OptionSpec(name="match", default=lambda resolved: {"rounds": resolved["players"]},
-                   expected="{rounds: N} with N >= 1, or {target: T} with T >= 1",
+                   expected=f"{{rounds: N}} with N from 1 to {MAX_DEALS}, or {{target: T}} "
+                            f"with T from 1 to {MAX_TARGET}",
                    check=_match, rule="R51-18"),
-        OptionSpec(name="draw_cap", default=200, expected="an integer >= 1",
-                   check=int_in(1), rule="R51-21"),
+        draw_cap(200, "R51-21"),
     )
 
     @classmethod

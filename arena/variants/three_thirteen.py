@@ -26,7 +26,7 @@ from arena.melds import (
     deadwood_points,
     min_deadwood,
 )
-from arena.options import OptionSpec, int_in, match_of, one_of, resolve_options
+from arena.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
 from arena.view import PublicEvent, View
 
 ROUNDS = 11  # TT-3
@@ -103,8 +103,7 @@ class ThreeThirteen(Game):
                    check=one_of(0, 2, 4), rule="TT-2"),
         OptionSpec(name="match", default={"rounds": ROUNDS}, expected="{rounds: 11}",
                    check=match_of("rounds", one_of(ROUNDS)), rule="TT-3"),
-        OptionSpec(name="draw_cap", default=200, expected="an integer >= 1",
-                   check=int_in(1), rule="TT-15"),
+        draw_cap(200, "TT-15"),
     )
 
     # ------------------------------------------------------------------ calculators
