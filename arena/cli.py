@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from arena import confine
 from arena.bot import BotSpec
 from arena.cards import Card, format_cards, parse_cards
-from arena.config import GAMES, SEED, WORKERS, Config, load_config
+from arena.config import GAMES, MAX_GAMES, SEED, WORKERS, Config, load_config
 from arena.errors import ArenaError, BadInput
 from arena.game import Game
 from arena.leaderboard import (
@@ -368,8 +368,9 @@ def sprt(
     elo1: Annotated[float, typer.Option(help="H1: A is this much stronger (Elo).")] = 10.0,
     alpha: Annotated[float, typer.Option(help="Risk of accepting H1 under H0.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Risk of accepting H0 under H1.")] = 0.05,
-    max_games: Annotated[int | None, typer.Option(min=1, help="Stop undecided (exit 3) "
-                                                  "after this many games.")] = None,
+    max_games: Annotated[int | None, typer.Option(min=1, max=MAX_GAMES,
+                                                  help="Stop undecided (exit 3) after this "
+                                                  "many games.")] = None,
     filler: Annotated[str | None, typer.Option(help="The bot in seats beyond two "
                                                "(default: the baseline).")] = None,
     workers: WorkersArg = None,

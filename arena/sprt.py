@@ -28,6 +28,7 @@ from arena.tournament import check_config_bots, play_pairings, settle_seed, writ
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
 PRIOR = 1e-3  # pseudo-sets at scores 0 and 1, as fishtest regularises empty outcomes
+MAX_ELO = 1000  # a hypothesis beyond it says one bot never wins: no test needed (or +inf)
 Z95 = 1.959963984540054
 EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
 
@@ -53,8 +54,9 @@ class Sprt:
     beta: float = 0.05  # accepting H0 when H1 holds
 
     def __post_init__(self) -> None:
-        if not self.elo0 < self.elo1:
-            raise BadInput(f"--elo0 {self.elo0:g} --elo1 {self.elo1:g}: expected elo0 < elo1")
+        if not -MAX_ELO <= self.elo0 < self.elo1 <= MAX_ELO:
+            raise BadInput(f"--elo0 {self.elo0:g} --elo1 {self.elo1:g}: expected elo0 < elo1, "
+                           f"both from -{MAX_ELO} to {MAX_ELO}")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
             if not 0 < value < 0.5:
                 raise BadInput(f"--{name} {value:g}: expected a probability between 0 and 0.5")

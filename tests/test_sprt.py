@@ -62,6 +62,8 @@ def test_bounds_are_walds() -> None:
 
 
 @pytest.mark.parametrize(("kw", "message"), [({"elo0": 5, "elo1": 5}, "elo0 < elo1"),
+                                             ({"elo1": math.inf}, "from -1000 to 1000"),
+                                             ({"elo0": -5000}, "from -1000 to 1000"),
                                              ({"alpha": 0}, "--alpha 0"),
                                              ({"beta": 0.7}, "--beta 0.7")])
 def test_bad_hypotheses_are_bad_input(kw: dict[str, float], message: str) -> None:
