@@ -603,7 +603,7 @@ def leaks(record: GameRecord, seat: int, report: list[dict[str, Any]]) -> list[s
     return found
 
 
-PEEK_CLOCK = Clock(draw_ms=3000, play_ms=3000)
+PEEK_CLOCK = ROOMY  # the peeker's budget is CPU time: a busy machine makes it slow, not short
 PEEK_SEED = 7_777_777  # beyond the peeker's guesses of raw seeds (0..1999): see below
 
 
@@ -616,7 +616,7 @@ def peek_game(report: Path, seats: list[BotSpec], *, isolation: Isolation = "pro
               draw_cap: int = 100) -> GameRecord:
     return play_game(Indian13, seats, seed=PEEK_SEED, clock=PEEK_CLOCK, isolation=isolation,
                      options={"draw_cap": draw_cap},
-                     limits=dataclasses.replace(LIMITS, memory_mb=1024, startup_ms=10_000))
+                     limits=dataclasses.replace(LIMITS, memory_mb=1024, startup_ms=60_000))
 
 
 def test_peeker_learns_nothing_among_python_bots(tmp_path: Path) -> None:
@@ -674,7 +674,8 @@ def tournament_config(tmp_path: Path, bots: str, *, name: str = "iso", players: 
         bots:
         {bots}
         time: {{draw_ms: {time_ms}, play_ms: {time_ms}}}
-        limits: {{memory_mb: {memory_mb}, processes: 32, grace_ms: 300, cpu_s_per_game: 20}}
+        limits: {{memory_mb: {memory_mb}, processes: 32, grace_ms: 300, cpu_s_per_game: 20,
+                  startup_ms: 60000}}
         workers: 2
         {seed}
         output: {out}
@@ -702,7 +703,7 @@ def peeker_tournament(tmp_path: Path, *, seed: int | None
           module: bots.random_bot:RandomBot
         - name: random-2
           module: bots.random_bot:RandomBot
-        """, time_ms=3000, memory_mb=1024, draw_cap=40, seed=seed))
+        """, time_ms=ROOMY_MS, memory_mb=1024, draw_cap=40, seed=seed))
     run_tournament(config, progress=False)
     return read_games(config.results_dir / "games.jsonl"), notes(report)
 
