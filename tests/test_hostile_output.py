@@ -28,7 +28,7 @@ HOSTILE = {
         read request; echo '{"id":1,"action":"stock"}'
         yes '{"id":0}' &
         while read request; do :; done""",
-    # a megabyte of action text on one line, every decision
+    # 200 kB of action text on one line, every decision
     "huge_action": READY + """
         big=$(head -c 200000 /dev/zero | tr '\\0' 'x')
         i=0
