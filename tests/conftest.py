@@ -148,3 +148,27 @@ def table(game: LayingGame) -> list[str]:
     """The combinations on the table, a joker written with the card it stands for."""
     return [" ".join(str(c) if s is None else f"{c}={s}" for c, s in
                      zip(m.cards, m.stands_for, strict=True)) for m in game.table]
+
+
+def reporting_bot_config(folder: Path, name: str, target: str, *, games: int) -> Path:
+    """A 2-seat config: a hostile bot ``name`` (``target``) that notes what it finds in
+    ``folder/notes.jsonl`` (its only write: grant) against the random bot, on one worker."""
+    report = folder / "notes.jsonl"
+    report.touch()
+    config = folder / f"{name}.yaml"
+    config.write_text(f"""\
+name: {name}
+variant: indian13
+options: {{players: 2, draw_cap: 10}}
+bots:
+  - name: {name}
+    module: {target}
+    params: {{report: {report}}}
+    write: [{report}]
+  - name: random
+    module: bots.random_bot:RandomBot
+format: {{games: {games}}}
+workers: 1
+output: {folder / 'results'}
+""", "utf-8")
+    return config

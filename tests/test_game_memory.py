@@ -8,9 +8,10 @@ that will not let its game go neither blocks the next game nor reads its ``start
 from __future__ import annotations
 
 import json
-import textwrap
 import time
 from pathlib import Path
+
+from conftest import reporting_bot_config
 
 from arena.config import load_config
 from arena.records import read_games
@@ -20,24 +21,9 @@ BOTS = Path(__file__).parent / "bots"
 
 
 def test_a_game_child_that_will_not_end_is_killed_and_forgotten(tmp_path: Path) -> None:
+    config = reporting_bot_config(tmp_path, "stuck", f"{BOTS / 'stuck_at_end.py'}"
+                                  ":StuckAtEnd", games=4)
     report = tmp_path / "notes.jsonl"
-    report.touch()
-    config = tmp_path / "stuck.yaml"
-    config.write_text(textwrap.dedent(f"""\
-        name: stuck
-        variant: indian13
-        options: {{players: 2, draw_cap: 10}}
-        bots:
-          - name: stuck
-            module: {BOTS / 'stuck_at_end.py'}:StuckAtEnd
-            params: {{report: {report}}}
-            write: [{report}]
-          - name: random
-            module: bots.random_bot:RandomBot
-        format: {{games: 4}}
-        workers: 1
-        output: {tmp_path / 'results'}
-        """), "utf-8")
     started = time.monotonic()
     assert run_tournament(load_config(config), progress=False) == 4
     took = time.monotonic() - started

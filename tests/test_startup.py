@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import reporting_bot_config
 from typer.testing import CliRunner
 
 from arena import confine
@@ -316,24 +317,9 @@ def test_folders_named_bots_or_arena_beside_the_config_change_nothing(tmp_path: 
 def test_a_bot_cannot_read_back_its_stderr_of_earlier_games(tmp_path: Path) -> None:
     """Its stderr is a pipe the referee drains into the log, not the log file itself: what
     it wrote in one game cannot be read back in the next (a duplicate deal's cards)."""
+    config = reporting_bot_config(tmp_path, "reader", f"{BOTS / 'stderr_reader.py'}"
+                                  ":StderrReader", games=6)
     report = tmp_path / "notes.jsonl"
-    report.touch()
-    config = tmp_path / "reader.yaml"
-    config.write_text(textwrap.dedent(f"""\
-        name: reader
-        variant: indian13
-        options: {{players: 2, draw_cap: 10}}
-        bots:
-          - name: reader
-            module: {BOTS / 'stderr_reader.py'}:StderrReader
-            params: {{report: {report}}}
-            write: [{report}]
-          - name: random
-            module: bots.random_bot:RandomBot
-        format: {{games: 6}}
-        workers: 1
-        output: {tmp_path / 'results'}
-        """), "utf-8")
     result = runner.invoke(app, ["run", str(config)])
     assert result.exit_code == 0, result.stderr
     notes = [json.loads(line) for line in report.read_text("utf-8").splitlines()]
