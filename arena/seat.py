@@ -157,6 +157,7 @@ class ProcessSeat:
         self.workdir: str | None = None
         self.cgroups: list[Path] = []
         self.buffer = b""
+        self.overlong = False  # the line being read was refused as too long
         self.next_id = 0
         self.stale: float | None = None  # when an unanswered request passed its grace
         self.info: GameInfo | None = None
@@ -193,6 +194,7 @@ class ProcessSeat:
         os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.buffer = b""
+        self.overlong = False
         self.stale = None
 
     def _kill(self) -> None:
@@ -246,8 +248,9 @@ class ProcessSeat:
         """The next reply line, or a fault kind: timeout, crash (EOF) or unreadable."""
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buffer:
+        while self._skip_overlong() or b"\n" not in self.buffer:
             if len(self.buffer) > self.limits.line_bytes:
+                self.buffer, self.overlong = b"", True  # the rest of that line is dropped
                 return "unreadable"
             if time.monotonic() > deadline:  # output without end holds no one past it
                 return "timeout"
@@ -263,6 +266,15 @@ class ProcessSeat:
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         return "unreadable" if len(line) > self.limits.line_bytes else line
+
+    def _skip_overlong(self) -> bool:
+        """Drop what is left of a line already refused as too long; True while its end has
+        not arrived (the bot's next replies are then read as they come)."""
+        if self.overlong:
+            end = self.buffer.find(b"\n")
+            self.buffer = b"" if end < 0 else self.buffer[end + 1:]
+            self.overlong = end < 0
+        return self.overlong
 
     def _reply(self, request_id: int | None, deadline: float) -> dict[str, Any] | str:
         """The reply to ``request_id`` (None: the ready message); late replies are dropped,

@@ -35,6 +35,11 @@ HOSTILE = {
         while read request; do
           i=$((i+1)); echo "{\\"id\\":$i,\\"action\\":\\"$big\\"}"
         done""",
+    # one reply past line_bytes (1 MiB), then replies of the right length
+    "one_overlong_line": READY + """
+        read request; head -c 2000000 /dev/zero | tr '\\0' 'x'; echo
+        i=1
+        while read request; do i=$((i+1)); echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"; done""",
 }
 
 PLAY = """
@@ -80,3 +85,11 @@ def test_what_a_bot_says_is_logged_short(tmp_path: Path) -> None:
     faults = [line for line in log.splitlines() if "hostile) unreadable" in line]
     assert faults and all(len(line) < 600 for line in faults)
     assert "x" * 150 in faults[0]
+
+
+def test_one_overlong_reply_is_one_fault_not_the_rest_of_the_game(tmp_path: Path) -> None:
+    """The rest of a line refused as too long is dropped; the bot's next replies are read
+    (it used to get every later reply counted unreadable until it was restarted)."""
+    record, _ = play_hostile(tmp_path, "one_overlong_line")
+    hostile = record["seats"][0]  # type: ignore[index]
+    assert hostile["faults"]["unreadable"] == 1, hostile
