@@ -290,7 +290,8 @@ def test_scratch_space_has_a_file_count_limit_and_dev_is_read_only(tmp_path: Pat
 
 def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
     """limits.memory_mb holds for the bot and every process it starts, together (a memory
-    cgroup): five children of 300 MB never all hold their memory under 1024 MB."""
+    cgroup): of five children that take 300 MB each and keep it 10 s, at most three keep
+    it together under 1024 MB (the kernel kills the others)."""
     report = tmp_path / "held.txt"
     report.touch()
     spec = BotSpec("hungry", f"{Path(__file__).parent / 'bots' / 'memory_children.py'}"
@@ -301,13 +302,12 @@ def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
     try:
         assert seat.begin(referee.GameInfo(0, 2, "indian13/v1", {}, 0)) is None
         assert seat.ready() is None
-        deadline = time.monotonic() + 60  # room for a busy machine to touch 1.5 GB
-        while time.monotonic() < deadline and len(report.read_text().split()) < 5:
+        deadline = time.monotonic() + 120  # room for a busy machine to touch 1.5 GB
+        while time.monotonic() < deadline and "still" not in report.read_text():
             time.sleep(0.5)
-            if len(report.read_text().split()) >= 3:
-                time.sleep(3)  # the others have had their chance
-                break
+        time.sleep(3)  # the other survivors say so within moments
     finally:
         seat.close()
-    held = len(report.read_text().split())
-    assert 1 <= held <= 3, held
+    words = report.read_text().split()
+    assert words.count("held") >= 1
+    assert 1 <= words.count("still") <= 3, words  # 5 x 300 MB never at once under 1 GiB
