@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from arena import safe_yaml
+from arena import confine, safe_yaml
 from arena.bot import BotSpec
 from arena.errors import BadInput, shown
 from arena.game import Game
@@ -387,8 +387,8 @@ def _bot(entry: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> Bo
     if ("command" in entry) == ("module" in entry):
         raise where.error(at, "expected exactly one of module (a Python class) or "
                               "command (a program speaking docs/protocol.md)")
-    read = _paths(entry.get("read", []), (*at, "read"), where, base)
-    write = _paths(entry.get("write", []), (*at, "write"), where, base)
+    read = _paths(entry.get("read", []), (*at, "read"), where, base, writable=False)
+    write = _paths(entry.get("write", []), (*at, "write"), where, base, writable=True)
     network = _typed(entry, "network", bool, False, at, where, "true or false")
     variables = _variables(entry.get("env", {}), (*at, "env"), where)
     if "command" in entry:
@@ -444,7 +444,8 @@ def _params(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, Any
     return raw
 
 
-def _paths(raw: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> tuple[str, ...]:
+def _paths(raw: Any, at: tuple[str | int, ...], where: _Where, base: Path, *,
+           writable: bool) -> tuple[str, ...]:
     """Existing paths a confined bot may also read or write, relative to the config."""
     if not isinstance(raw, list) or not all(isinstance(p, str) and _sane(p, MAX_PATH)
                                             for p in raw):
@@ -459,6 +460,9 @@ def _paths(raw: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> tu
             raise where.error((*at, i), f"cannot be checked ({exc})") from exc
         if missing:
             raise where.error((*at, i), f"no such file or folder {shown(text)}")
+        why = confine.unusable_by_bots(str(path), writable=writable)
+        if why:
+            raise where.error((*at, i), f"{shown(text)} {why}")
         found.append(str(path))
     return tuple(found)
 

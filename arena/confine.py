@@ -28,6 +28,7 @@ import functools
 import os
 import platform
 import signal
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -61,6 +62,7 @@ LOCKED_FLAGS = ((2, MS_NOSUID), (4, MS_NODEV), (8, MS_NOEXEC), (1024, MS_NOATIME
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
 
 INNER_UID = 1000  # the bot's user inside its namespace: not 0, so exec leaves no capability
+OUTSIDE_UID = 65534  # who a bot is outside under a root referee ("nobody"), never root
 SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone",
        "passwd", "group", "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "gai.conf",
@@ -152,17 +154,83 @@ def confine(read: Iterable[str], write: Iterable[str], *, network: bool = False)
     With ``network`` the bot keeps the machine's network (a bot that calls a service).
     Raises ConfineError (before anything is changed) if the namespaces cannot be made.
     """
-    uid, gid = os.getuid(), os.getgid()
-    _check(_c().unshare(NAMESPACES & ~CLONE_NEWNET if network else NAMESPACES), "unshare")
-    Path("/proc/self/setgroups").write_text("deny")
-    Path("/proc/self/uid_map").write_text(f"{INNER_UID} {uid} 1")
-    Path("/proc/self/gid_map").write_text(f"{INNER_UID} {gid} 1")
+    namespaces = NAMESPACES & ~CLONE_NEWNET if network else NAMESPACES
+    if os.geteuid() == 0:
+        _unshare_mapped_from_outside(namespaces)
+    else:
+        uid, gid = os.getuid(), os.getgid()
+        _check(_c().unshare(namespaces), "unshare")
+        Path("/proc/self/setgroups").write_text("deny")
+        Path("/proc/self/uid_map").write_text(f"{INNER_UID} {uid} 1")
+        Path("/proc/self/gid_map").write_text(f"{INNER_UID} {gid} 1")
     _no_ipc_objects()
     child = os.fork()  # the first child is PID 1 of the new PID namespace
     if child:
         _wait_and_exit(child)
     _check(_c().prctl(1, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the waiting parent
     _build_root(sorted(set(read)), sorted(set(write)))
+
+
+def _unshare_mapped_from_outside(namespaces: int) -> None:
+    """Under a root referee: a child makes the namespaces and this process, still root
+    outside, writes the child's maps (only a process outside may map two users): inner root
+    is root while the bot's root is built, INNER_UID is OUTSIDE_UID for the bot itself.
+    Returns in the child; the original waits outside and passes its exit on."""
+    made_r, made_w = os.pipe()
+    mapped_r, mapped_w = os.pipe()
+    child = os.fork()
+    if child:
+        os.close(made_w)
+        os.close(mapped_r)
+        if os.read(made_r, 1) == b"u":
+            users = f"0 0 1\n{INNER_UID} {OUTSIDE_UID} 1\n"
+            for name in ("uid_map", "gid_map"):
+                Path(f"/proc/{child}/{name}").write_text(users)
+            os.write(mapped_w, b"m")
+        os.close(mapped_w)
+        _wait_and_exit(child)
+    os.close(made_r)
+    os.close(mapped_w)
+    _check(_c().prctl(1, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the waiting parent
+    made = _c().unshare(namespaces)
+    err = ctypes.get_errno()
+    os.write(made_w, b"u" if made == 0 else b"x")
+    os.close(made_w)
+    if made != 0:
+        raise ConfineError(err, f"unshare: {os.strerror(err)}")
+    if os.read(mapped_r, 1) != b"m":
+        raise ConfineError(1, "the user maps could not be written")
+    os.close(mapped_r)
+
+
+def become_bot_user() -> None:
+    """Under a root referee, leave inner root for INNER_UID (OUTSIDE_UID outside) for good:
+    the bot never acts as root, on the files it can see or anywhere else. After
+    confine(), before the bot is executed; a no-op where the bot is INNER_UID already."""
+    if os.getuid() != 0:
+        return
+    os.setgroups([])
+    os.setresgid(INNER_UID, INNER_UID, INNER_UID)
+    os.setresuid(INNER_UID, INNER_UID, INNER_UID)
+
+
+def unusable_by_bots(path: str, *, writable: bool) -> str | None:
+    """Why a bot could not use a ``read:`` or ``write:`` path under a root referee, where it
+    runs as OUTSIDE_UID (None: it can, or the referee is not root): found at config time,
+    so the organiser reads it there rather than in a bot's log mid-tournament."""
+    if os.geteuid() != 0:
+        return None
+    info = os.stat(path)
+    need = (stat.S_IWOTH | stat.S_IROTH if writable else stat.S_IROTH) | \
+        (stat.S_IXOTH if stat.S_ISDIR(info.st_mode) else 0)
+    if info.st_mode & need == need:
+        return None
+    if info.st_uid == OUTSIDE_UID and info.st_mode & (need << 6) == need << 6:
+        return None
+    what = "writable" if writable else "readable"
+    return (f"is not {what} by uid {OUTSIDE_UID}, the user bots run as under a root referee "
+            f"(chmod o+{'rw' if writable else 'r'}{'x' if need & stat.S_IXOTH else ''} it, "
+            f"chown it to {OUTSIDE_UID}, or run the arena as an ordinary user)")
 
 
 IPC_LIMITS = {"kernel/shmmni": "0", "kernel/msgmni": "0", "kernel/sem": "0 0 0 0",

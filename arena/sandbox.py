@@ -165,13 +165,16 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the cap, writes fail quietly
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # never outlive the referee that started it
     if args.confine:
-        from arena.confine import ConfineError, confine
+        from arena.confine import ConfineError, become_bot_user, confine
 
         try:
             confine(args.read, args.write, network=args.network)
         except ConfineError as exc:
             sys.exit(f"arena.sandbox: cannot confine the bot: {exc.strerror}")
-    drop_capabilities()
+        drop_capabilities()
+        become_bot_user()
+    else:
+        drop_capabilities()
     os.execvp(command[0], command)
 
 

@@ -150,11 +150,19 @@ def table(game: LayingGame) -> list[str]:
                      zip(m.cards, m.stands_for, strict=True)) for m in game.table]
 
 
+def writable_by_bots(path: Path) -> Path:
+    """What an organiser does for a ``write:`` path when the arena runs as root, where bots
+    run as uid 65534: make it writable by others (an empty file if it does not exist)."""
+    if not path.exists():
+        path.touch()
+    path.chmod(path.stat().st_mode | (0o007 if path.is_dir() else 0o006))
+    return path
+
+
 def reporting_bot_config(folder: Path, name: str, target: str, *, games: int) -> Path:
     """A 2-seat config: a hostile bot ``name`` (``target``) that notes what it finds in
     ``folder/notes.jsonl`` (its only write: grant) against the random bot, on one worker."""
-    report = folder / "notes.jsonl"
-    report.touch()
+    report = writable_by_bots(folder / "notes.jsonl")
     config = folder / f"{name}.yaml"
     config.write_text(f"""\
 name: {name}

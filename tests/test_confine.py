@@ -19,9 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import writable_by_bots
 
 from arena import confine, referee
 from arena.bot import BotSpec
+from arena.config import load_config
+from arena.errors import BadInput
 from arena.referee import confinement, play_game
 from arena.seat import Confinement, Limits
 from arena.variants.indian13 import Indian13
@@ -85,8 +88,7 @@ def probe(tmp_path: Path) -> dict[str, Any]:
     secret.write_text("seed: 1\n")
     allowed = tmp_path / "book.txt"
     allowed.write_text("an opening book\n")
-    writable = tmp_path / "learnt.txt"
-    writable.write_text("")
+    writable = writable_by_bots(tmp_path / "learnt.txt")
     script = PROBE.replace("SECRET", repr(str(secret))).replace(
         "ALLOWED", repr(str(allowed))).replace("WRITABLE", repr(str(writable)))
     return run_confined(script, tmp_path, read=(str(allowed),), write=(str(writable),))
@@ -288,12 +290,63 @@ def test_scratch_space_has_a_file_count_limit_and_dev_is_read_only(tmp_path: Pat
     assert seen["dev"] is False and seen["null"] is True
 
 
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the referee is not root here")
+
+
+@needs_root
+@needs_namespaces
+def test_under_a_root_referee_a_bot_is_nobody_outside(tmp_path: Path) -> None:
+    """A root referee's bot acts as uid 65534 on every file it can see: a root-only file
+    bound in for it stays unreadable, a root-owned file without o+w unwritable, and what it
+    writes belongs to 65534."""
+    private = tmp_path / "private.txt"
+    private.write_text("root only\n")
+    private.chmod(0o600)
+    kept = tmp_path / "kept.txt"
+    kept.write_text("")  # 0644: root's
+    (tmp_path / "shared").mkdir()
+    shared = writable_by_bots(tmp_path / "shared")
+    found = run_confined(f"""
+        import json, os
+        def can(path, mode):
+            try:
+                with open(path, mode) as f:
+                    f.read(1) if mode == "rb" else f.write("x")
+                return True
+            except OSError:
+                return False
+        with open({str(shared / "made.txt")!r}, "w") as f:
+            f.write("x")
+        print(json.dumps({{"read_private": can({str(private)!r}, "rb"),
+                          "write_kept": can({str(kept)!r}, "a"), "uid": os.getuid(),
+                          "groups": os.getgroups()}}))
+        """, tmp_path, read=(str(private),), write=(str(kept), str(shared)))
+    assert found == {"read_private": False, "write_kept": False, "uid": confine.INNER_UID,
+                     "groups": []}
+    assert (shared / "made.txt").stat().st_uid == confine.OUTSIDE_UID
+
+
+@needs_root
+def test_a_path_a_root_referees_bot_cannot_use_is_refused_at_config(tmp_path: Path) -> None:
+    """A write: path only root may write is a one-line config error, not a bot's failure
+    mid-tournament (under a root referee)."""
+    (tmp_path / "notes").mkdir(mode=0o755)
+    config = tmp_path / "c.yaml"
+    config.write_text("name: c\nvariant: indian13\noptions: {players: 2}\nbots:\n  - name: a\n"
+                      "    module: bots.random_bot:RandomBot\n    write: [notes]\n"
+                      "  - name: b\n    module: bots.random_bot:RandomBot\n", "utf-8")
+    with pytest.raises(BadInput, match=r"c.yaml:7: bots\[0\].write\[0\]: 'notes' is not "
+                                       r"writable by uid 65534.*chmod o\+rwx"):
+        load_config(config)
+    writable_by_bots(tmp_path / "notes")
+    assert load_config(config).bots[0].write == (str((tmp_path / "notes").resolve()),)
+
+
 def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
     """limits.memory_mb holds for the bot and every process it starts, together (a memory
     cgroup): of five children that take 300 MB each and keep it 10 s, at most three keep
     it together under 1024 MB (the kernel kills the others)."""
-    report = tmp_path / "held.txt"
-    report.touch()
+    report = writable_by_bots(tmp_path / "held.txt")
     spec = BotSpec("hungry", f"{Path(__file__).parent / 'bots' / 'memory_children.py'}"
                              ":MemoryChildren", {"report": str(report)}, write=(str(report),))
     if not os.access("/sys/fs/cgroup/memory", os.W_OK):

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import writable_by_bots
 
 import arena.seat
 from arena import confine
@@ -87,7 +88,7 @@ def writable(params: dict[str, Any]) -> tuple[str, ...]:
     """The bot's report file, made now: the one path a confined test bot may write."""
     if "report" not in params:
         return ()
-    Path(params["report"]).touch()
+    writable_by_bots(Path(params["report"]))
     return (params["report"],)
 
 
@@ -259,7 +260,7 @@ def test_fork_bomb_children_are_reaped_after_a_killed_referee(tmp_path: Path) ->
     the next referee to start a seat reaps (arena.sandbox.reap_orphan_cgroups)."""
     tag = f"bomb-{uuid.uuid4().hex[:8]}"
     report = tmp_path / "bomb.jsonl"
-    report.touch()
+    writable_by_bots(report)
     referee = _referee_process(f"""
         bomb = BotSpec("bomb", {str(ADVERSARIAL) + ":ForkBomb"!r},
                        {{"spin": False, "tag": {tag!r}, "report": {str(report)!r}}},
@@ -691,7 +692,7 @@ def peeker_tournament(tmp_path: Path, *, seed: int | None
     """A 4-game tournament of the peeker, greedy and two random bots on two workers: the
     records and the peeker's notes."""
     report = tmp_path / "peek.jsonl"
-    report.touch()
+    writable_by_bots(report)
     config = load_config(tournament_config(tmp_path, f"""\
         - name: peeker
           module: {ADVERSARIAL}:Peeker
@@ -783,7 +784,7 @@ def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
     for a contest): the run finishes, every game is on file, the faults are the hostile
     bots' only, and the peeker learns no hidden card."""
     report = tmp_path / "peek.jsonl"
-    report.touch()
+    writable_by_bots(report)
     bots = ["- name: greedy\n  module: bots.greedy:GreedyBot\n",
             "- name: random\n  module: bots.random_bot:RandomBot\n",
             *(f"- name: {cls.lower()}\n  module: {ADVERSARIAL}:{cls}\n" for cls in ALL_HOSTILE),

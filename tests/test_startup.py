@@ -18,7 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import reporting_bot_config
+from conftest import reporting_bot_config, writable_by_bots
 from typer.testing import CliRunner
 
 from arena import confine
@@ -48,6 +48,7 @@ def marker(tmp_path: Path) -> Path:
     """A copy of the import-marking bot in ``tmp_path/bot``, with its empty ``marks/``."""
     folder = tmp_path / "bot"
     (folder / "marks").mkdir(parents=True)
+    writable_by_bots(folder / "marks")
     shutil.copy(BOTS / "import_marker.py", folder / "import_marker.py")
     return folder
 
