@@ -23,7 +23,14 @@ from typing import Any, BinaryIO
 from arena.actions import Draw, Play
 from arena.bot import RESERVED, Bot, call_hook, find_module, load_class, module_file
 from arena.errors import BadInput
-from arena.protocol import ViewDecoder, decode_summary, encode_line, info_of
+from arena.protocol import (
+    END_GRACE_S,
+    HOST_ENDED,
+    ViewDecoder,
+    decode_summary,
+    encode_line,
+    info_of,
+)
 from arena.sandbox import harden_self
 
 
@@ -52,7 +59,6 @@ class LineReader:
 GAME_OVER, QUIT = 0, 3  # a game child's exit codes: next game, or stop serving
 ERROR_CHARS = 8000  # at most this much of a traceback travels in an error reply
 BOT_PATHS: list[str] = []  # the bot's own folders (--path): its code, never preloaded
-END_GRACE_S = 2.0  # after end_game, the game child's time to exit before it is killed
 ENDS = (b'"end_game"', b'"quit"')  # the messages after which a game child must exit
 
 
@@ -92,8 +98,9 @@ def _game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineR
     os.close(inbox)
     os.set_blocking(outbox, False)
     exited = os.pidfd_open(child)
+    ended = None
     try:
-        return _forward(reader, outbox, exited)
+        ended = _forward(reader, outbox, exited)
     finally:
         os.close(outbox)
         os.close(exited)
@@ -101,26 +108,31 @@ def _game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineR
             os.kill(child, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
             os.waitpid(child, 0)
+    if ended is not None:  # the child is gone: this line cannot mix with one of its own
+        _send(stdout, {"type": HOST_ENDED, "killed": ended == "killed"})
+    return ended is not None
 
 
-def _forward(reader: LineReader, outbox: int, exited: int) -> bool:
-    """Pass the referee's lines to the game child until its game ends."""
+def _forward(reader: LineReader, outbox: int, exited: int) -> str | None:
+    """Pass the referee's lines to the game child until its game ends: "exited" or
+    "killed" (it outstayed its grace after end_game); None after quit, at end of input or
+    when the child died mid-game (a crash, which the referee sees as end of input)."""
     while True:
         if not reader.ready():
             ready = select.select([reader.fd, exited], [], [])[0]
             if exited in ready:
-                return False  # the child died mid-game: a crash, seen as end of input
+                return None
         raw = reader.next()
         if raw is None:
-            return False
+            return None
         try:
             os.write(outbox, raw + b"\n")
         except (BlockingIOError, BrokenPipeError):
-            return False  # a child that does not read its input is not playing
+            return None  # a child that does not read its input is not playing
         kind = str(json.loads(raw).get("type")) if any(end in raw for end in ENDS) else ""
         if kind in ("end_game", "quit"):
-            select.select([exited], [], [], END_GRACE_S)  # then it is killed if still there
-            return kind == "end_game"
+            gone = select.select([exited], [], [], END_GRACE_S)[0]  # else it is killed
+            return None if kind == "quit" else "exited" if gone else "killed"
 
 
 def preload(target: str) -> Any:

@@ -19,6 +19,8 @@ from arena.melds import WildSpec
 from arena.view import EventKind, PublicEvent, RoundSummary, TableMeld, View
 
 PROTOCOL = 1
+END_GRACE_S = 2.0  # after end_game, a game child's time to exit before it is killed
+HOST_ENDED = "game_over"  # the Python host's line after end_game: its game child is gone
 MAX_LINE = 1 << 20  # bytes a reply line may take before it counts as unreadable
 
 

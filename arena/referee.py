@@ -12,6 +12,7 @@ import functools
 import hashlib
 import logging
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,12 +23,14 @@ from arena.actions import Action, Draw, Play, parse_action
 from arena.bot import BotSpec, GameInfo
 from arena.errors import ArenaError, BadInput, IllegalAction
 from arena.game import Game
+from arena.protocol import END_GRACE_S
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, action_text
 from arena.sandbox import harden_self
 from arena.seat import Answer, Confinement, InProcessSeat, Limits, ProcessSeat, host_command
 from arena.view import RoundSummary, View
 
 log = logging.getLogger("arena.referee")
+ENDED_WAIT_S = 3.0  # beyond the grace, for the host's word that a game child is gone
 LOGGED_CHARS = 200  # of what a bot said (an unreadable action, an error), per log line
 NORMAL_ENDS = ("declaration", "out", "rami_sec", "last_player", "invalid_declaration")
 Isolation = Literal["process", "inprocess"]
@@ -174,7 +177,22 @@ class Referee:
                 rounds_seen = len(game.results)
                 self._notify_all("end_round", game.last_summary)
         self._notify_all("end_game", tuple(game.totals))
+        self._await_ends()
         return self.record()
+
+    def _await_ends(self) -> None:
+        """A game child of the Python host that outstays its grace after end_game is killed
+        (so nothing of it reaches the next game) and counted as a fault of its seat."""
+        deadline = time.monotonic() + END_GRACE_S + ENDED_WAIT_S
+        for seat, s in enumerate(self.seats):
+            if self.tally[seat].forfeit:  # a dead bot is not waited for: stopped now
+                getattr(s, "stop", lambda: None)()
+                continue
+            ended = getattr(s, "ended", None)
+            fault = ended(deadline) if ended is not None else None
+            if fault:
+                self._fault(seat, fault, f"its game went on {END_GRACE_S:g} s after "
+                                         "end_game: killed")
 
     def _notify_all(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> None:
         for seat, s in enumerate(self.seats):  # a forfeited seat is told too: its game ends
@@ -256,6 +274,8 @@ class Referee:
             told = f"{detail}\n{said.rstrip()}" if said else detail
             self.on_fault(FaultEvent(len(self.game.log), seat, kind, told[-8000:]))
         tally.streak += 1
+        if self.game.finished:
+            return  # a fault after the end (a game child that lingered) forfeits nothing
         limit, in_a_row = self.policy.forfeit_after, self.policy.forfeit_after_consecutive
         if limit is not None and sum(tally.faults.values()) >= limit:
             self._forfeit(seat, f"{limit} faults")

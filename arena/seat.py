@@ -27,7 +27,7 @@ from typing import IO, Any, NamedTuple
 
 from arena.actions import Draw, Play
 from arena.bot import Bot, BotSpec, GameInfo, bot_import_path, call_hook
-from arena.protocol import encode_line, encode_summary, encode_view, hello
+from arena.protocol import HOST_ENDED, encode_line, encode_summary, encode_view, hello
 from arena.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgroups
 from arena.view import RoundSummary, View
 
@@ -160,6 +160,7 @@ class ProcessSeat:
         self.overlong = False  # the line being read was refused as too long
         self.next_id = 0
         self.stale: float | None = None  # when an unanswered request passed its grace
+        self.restarted = False  # started again after a crash; its ready not yet read
         self.info: GameInfo | None = None
         self.sent_history = 0
         self.sent_round = 0
@@ -212,10 +213,22 @@ class ProcessSeat:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
 
+    def _relaunch(self) -> None:
+        """After a crash, start again at once and read the ready at its next decision, so a
+        bot that keeps crashing does not make the table wait for each of its starts."""
+        self._kill()
+        if self.info is not None and self.begin(self.info) is None:
+            self.restarted = True
+
     def _restart(self) -> str | None:
         """Kill and start again with this game's start message (the bot's memory is lost)."""
         self._kill()
         return self.start(self.info) if self.info is not None else None
+
+    def stop(self) -> None:
+        """Stop the process now, unasked (a forfeited bot's game is not waited for); the
+        next game starts it again."""
+        self._kill()
 
     def close(self) -> None:
         """Ask the bot to quit, then make sure it and its children are gone."""
@@ -289,8 +302,9 @@ class ProcessSeat:
                 return "unreadable"
             if not isinstance(msg, dict):
                 return "unreadable"
-            late = isinstance(msg.get("id"), int) and (request_id is None or
-                                                        msg["id"] < request_id)
+            late = (isinstance(msg.get("id"), int) and (request_id is None or
+                                                        msg["id"] < request_id)) \
+                or msg.get("type") == HOST_ENDED  # a host's word on a game already over
             if late:  # the answer to a request already given up on: ignored
                 if time.monotonic() > deadline:
                     return "timeout"
@@ -323,6 +337,7 @@ class ProcessSeat:
         seat, then waits for them all: a game child's fork overlaps the others')."""
         self.info = info
         self.sent_history = 0
+        self.restarted = False
         self.launch()
         self.played = True
         assert info is not None and self.proc is not None
@@ -343,7 +358,13 @@ class ProcessSeat:
 
     def ask(self, view: View, limit_ms: int) -> Answer:
         """Send the decision request and wait for its reply, at most ``limit_ms``."""
-        if self.proc is None or self.proc.poll() is not None or self._overdue():
+        if self.restarted:  # started again when it crashed: its start overlapped the others'
+            began = time.monotonic()
+            fault = self.ready()
+            if fault is not None or self.proc is None:
+                return Answer(None, fault or "crash", (time.monotonic() - began) * 1000,
+                              "the bot did not start again", dead=True)
+        elif self.proc is None or self.proc.poll() is not None or self._overdue():
             lost = self.proc is not None  # died, or silent past its grace: a crash
             began = time.monotonic()
             fault = self._restart()
@@ -369,7 +390,7 @@ class ProcessSeat:
             if reply == "timeout" and self.stale is None:  # grace runs from the first miss
                 self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
-                self._kill()
+                self._relaunch()
             return Answer(None, reply, elapsed)
         self.stale = None
         if "error" in reply:
@@ -408,6 +429,26 @@ class ProcessSeat:
                 return answered and line == "timeout"
             answered = True
         return False  # still writing: a flood, not a late answer
+
+    def ended(self, deadline: float) -> str | None:
+        """After end_game, the Python host's word that the game's child exited: a timeout
+        fault if it had to be killed, or if the word does not come by ``deadline``. A bot
+        still on a decision it timed out on (counted already) is stopped at once; a command
+        bot's process simply ends with its game."""
+        if self.new_process_each_game or self.proc is None or self.proc.poll() is not None:
+            return None
+        if self.stale is not None:  # still deciding past its deadline: nothing to wait for
+            self._kill()
+            return None
+        for _ in range(STALE_LINES + 1):
+            line = self._read_line(deadline)
+            if isinstance(line, str):
+                return "timeout" if line == "timeout" else None
+            with contextlib.suppress(ValueError, RecursionError):
+                msg = json.loads(line)
+                if isinstance(msg, dict) and msg.get("type") == HOST_ENDED:
+                    return "timeout" if msg.get("killed") else None
+        return "timeout"
 
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
         """End of round or game: sent without waiting for an answer."""

@@ -2,7 +2,8 @@
 
 The host that serves a Python bot never runs the bot's code: each game is a child of it,
 which reads only what the host forwards, and is killed if it outstays ``end_game``. So a bot
-that will not let its game go neither blocks the next game nor reads its ``start_game``.
+that will not let its game go neither blocks the next game nor reads its ``start_game``,
+and is counted one timeout fault for each game it would not end.
 """
 
 from __future__ import annotations
@@ -32,5 +33,9 @@ def test_a_game_child_that_will_not_end_is_killed_and_forgotten(tmp_path: Path) 
     assert len(games) >= 4 and set(games) == {1}  # a fresh process each game
     assert all("start_game" not in n["stolen"] for n in notes if "stolen" in n)
     records = read_games(tmp_path / "results" / "stuck" / "games.jsonl")
-    assert all(sum(s.faults.values()) == 0 for r in records for s in r.seats)
+    faults = [{k: n for k, n in s.faults.items() if n} for r in records for s in r.seats
+              if s.bot == "stuck"]
+    assert faults == [{"timeout": 1}] * 4  # the lingering child: one fault a game, no more
+    assert all(sum(s.faults.values()) == 0 for r in records for s in r.seats
+               if s.bot != "stuck")
     assert took < 300  # about 2 s of grace a game, not a start-up timeout a game
