@@ -9,12 +9,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from arena import melds
 from arena.actions import LayOff, Placed, Play, TakeBack
 from arena.cards import Card
+from arena.engine import melds
+from arena.engine.melds import NO_WILDS, WildSpec, min_deadwood
+from arena.engine.rules import LayingRules
+from arena.engine.view import TableMeld, View
 from arena.errors import BadInput, IllegalAction
-from arena.laying import (
-    LayingRules,
+from arena.variants import indian13, three_thirteen
+from arena.variants.laying.game import (
     add_to_meld,
     build_meld,
     check_rights,
@@ -32,9 +35,6 @@ from arena.laying import (
     takes_back,
     whole_hand,
 )
-from arena.melds import NO_WILDS, WildSpec, min_deadwood
-from arena.variants import indian13, three_thirteen
-from arena.view import TableMeld, View
 
 PointsFn = Callable[[Sequence[Card], WildSpec, "int | None"], int]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.actions import Action, parse_action
+from arena.engine.game import Game
 from arena.errors import BadInput, shown
-from arena.game import Game
 
 SCHEMA = 1
 log = logging.getLogger("arena.records")

@@ -8,7 +8,6 @@ actions for the rest of the game without being asked, and ranks last.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import random
@@ -16,24 +15,22 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from arena import confine
 from arena.actions import Action, Draw, Play, parse_action
-from arena.bot import BotSpec, GameInfo
+from arena.engine.game import Game
+from arena.engine.view import RoundSummary
 from arena.errors import ArenaError, BadInput, IllegalAction
-from arena.game import Game
-from arena.protocol import END_GRACE_S
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, action_text
-from arena.sandbox import harden_self
-from arena.seat import Answer, Confinement, InProcessSeat, Limits, ProcessSeat, host_command
-from arena.view import RoundSummary, View
+from arena.seats.bot import BotSpec, GameInfo
+from arena.seats.make import Isolation, Seat, make_seat
+from arena.seats.protocol import END_GRACE_S
+from arena.seats.seat import Limits
 
 log = logging.getLogger("arena.referee")
 ENDED_WAIT_S = 3.0  # beyond the grace, for the host's word that a game child is gone
 LOGGED_CHARS = 200  # of what a bot said (an unreadable action, an error), per log line
 NORMAL_ENDS = ("declaration", "out", "rami_sec", "last_player", "invalid_declaration")
-Isolation = Literal["process", "inprocess"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,55 +50,10 @@ class FaultPolicy:
     forfeit_after_consecutive: int | None = 5  # a dead bot stops costing its deadline
 
 
-class Seat(Protocol):
-    """What the referee needs from a seat (in-process or isolated)."""
-
-    def begin(self, info: GameInfo) -> str | None: ...
-
-    def ready(self) -> str | None: ...
-
-    def ask(self, view: View, limit_ms: int) -> Answer: ...
-
-    def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None: ...
-
-    def close(self) -> None: ...
-
-
 def bot_seed(game_seed: int, seat: int) -> int:
     """A seed of the bot's own, derived from the game seed but never its RNG (COM-4)."""
     digest = hashlib.sha256(f"{game_seed}/{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = None,
-              stderr_dir: Path | None = None) -> Seat:
-    """An in-process seat, or an isolated one running the bot's command or Python host."""
-    stderr = None if stderr_dir is None else Path(stderr_dir) / f"{spec.name}.stderr.log"
-    if isolation == "inprocess" and spec.command is None:
-        return InProcessSeat(spec, stderr=stderr)
-    harden_self()  # the bot may not read this process's memory (it holds every hand)
-    command = list(spec.command) if spec.command is not None else host_command(spec)
-    return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),
-                       confinement=confinement(spec),
-                       new_process_each_game=spec.command is not None)  # no host to fork it
-
-
-def confinement(spec: BotSpec) -> Confinement | None:
-    """What the bot's confined process may read and write; None where this machine cannot
-    confine a process (a warning says so once)."""
-    why = confine.problem()
-    if why is not None:
-        _warn_unconfined(why)
-        return None
-    own = confine.command_paths(list(spec.command)) if spec.command is not None else \
-        [*confine.python_paths(), *confine.module_paths(spec.target)]
-    return Confinement(read=(*own, *spec.read), write=spec.write, network=spec.network)
-
-
-@functools.cache
-def _warn_unconfined(why: str) -> None:
-    log.warning("bots run unconfined (%s): a bot can read your files and signal your "
-                "processes; run only bots you trust (docs/protocol.md)", why)
 
 
 @dataclass(frozen=True, slots=True)

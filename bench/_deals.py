@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import _harness  # noqa: F401  (puts the repository on sys.path)
 
 from arena.cards import ALL_CARDS, JOKER_CODE, Card, deck
-from arena.melds import WildSpec
+from arena.engine.melds import WildSpec
 from arena.variants import indian13, three_thirteen
 
 GIN_WILDS = WildSpec(frozenset({JOKER_CODE}), self_standing=False)  # nothing is wild

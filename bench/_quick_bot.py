@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arena.actions import Draw, Play
-from arena.view import View
+from arena.engine.view import View
 
 
 class QuickBot:

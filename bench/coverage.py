@@ -5,7 +5,7 @@
 Draws leagues of known strength (3 bots at -100, 0 and +150 Elo at 3-seat tables, duplicate
 sets, the Plackett-Luce generator of tests/test_ratings.py), rates each with the bootstrap
 forced on, and prints how often the interval held the true (mean-centred) Elo. Below
-arena.ratings.MIN_UNITS sets the leaderboard shows no interval; this is why.
+arena.ratings.bradley_terry.MIN_UNITS sets the leaderboard shows no interval; this is why.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import _harness  # noqa: F401  (puts the repository on sys.path)
 import numpy as np
 from tabulate import tabulate
 
-import arena.ratings
-from arena.ratings import ELO_MEAN, rate
+import arena.ratings.bradley_terry
+from arena.ratings.bradley_terry import ELO_MEAN, rate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_ratings import plackett_luce_league
@@ -30,7 +30,7 @@ def main() -> None:
     parser.add_argument("--leagues", type=int, default=200)
     parser.add_argument("--sets", type=int, nargs="+", default=[2, 3, 5, 10, 20, 40])
     args = parser.parse_args()
-    arena.ratings.MIN_UNITS = 1  # measure the intervals the leaderboard would hide
+    arena.ratings.bradley_terry.MIN_UNITS = 1  # measure the intervals the leaderboard would hide
     true = np.array([-100.0, 0.0, 150.0])
     centred = true - true.mean() + ELO_MEAN
     rng = np.random.default_rng(3)

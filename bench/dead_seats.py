@@ -66,7 +66,7 @@ def main() -> None:
         config.write_text(CONFIG.format(hostile=HOSTILE, flood=flood, games=args.games,
                                         workers=args.workers, output=Path(folder) / "results"))
         began = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "arena.cli", "run", str(config)],
+        done = subprocess.run([sys.executable, "-m", "arena.cli.app", "run", str(config)],
                               capture_output=True, text=True, check=False)
         took = time.monotonic() - began
         if done.returncode != 0:

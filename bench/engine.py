@@ -24,11 +24,11 @@ import _harness
 from _harness import STATS_HEADERS, Stats
 
 from arena.actions import Draw, Play
-from arena.bot import BotSpec
-from arena.game import Game
-from arena.options import resolve_options
+from arena.engine.game import Game
+from arena.engine.options import resolve_options
 from arena.records import GameRecord
 from arena.referee import play_game
+from arena.seats.bot import BotSpec
 from arena.variants import VARIANTS, find_variant
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")

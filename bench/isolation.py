@@ -16,10 +16,11 @@ import time
 import _harness  # noqa: F401  (puts the repository on sys.path)
 from tabulate import tabulate
 
-from arena.bot import BotSpec
-from arena.referee import Referee, Seat, make_seat
-from arena.sandbox import cgroup_cpu_seconds
-from arena.seat import ProcessSeat
+from arena.referee import Referee
+from arena.seats.bot import BotSpec
+from arena.seats.make import Seat, make_seat
+from arena.seats.process import ProcessSeat
+from arena.seats.sandbox import cgroup_cpu_seconds
 from arena.variants import find_variant
 
 QUICK = BotSpec("quick", "bench._quick_bot:QuickBot")

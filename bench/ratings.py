@@ -22,8 +22,8 @@ from typing import TypeVar
 import _harness
 import numpy as np
 
-from arena.leaderboard import render, standings
-from arena.ratings import ELO_SCALE, RESAMPLES, openskill_ordinals, rate
+from arena.ratings.bradley_terry import ELO_SCALE, RESAMPLES, openskill_ordinals, rate
+from arena.ratings.leaderboard import render, standings
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, read_games
 
 T = TypeVar("T")

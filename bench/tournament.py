@@ -16,9 +16,9 @@ from pathlib import Path
 import _harness  # noqa: F401  (puts the repository on sys.path)
 from tabulate import tabulate
 
-from arena.config import load_config
 from arena.records import read_games
-from arena.tournament import run_tournament
+from arena.tournament.config import load_config
+from arena.tournament.runner import run_tournament
 
 BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot"}
 

@@ -17,10 +17,10 @@ import pytest
 
 from arena.actions import parse_action
 from arena.cards import Card, deck, parse_cards
+from arena.engine.game import Game
 from arena.errors import IllegalAction
-from arena.game import Game
-from arena.laying import LayingGame
 from arena.variants.indian13 import Indian13
+from arena.variants.laying.game import LayingGame
 
 TEST_BOTS = Path(__file__).parent / "bots"
 IND_DECK = Counter(deck(decks=2, jokers=2))

@@ -1,7 +1,7 @@
 """A brute-force reference for the best-arrangement solver (COM-7), slow but plainly correct.
 
 It tries every way to split a hand into disjoint groups plus leftover cards, and asks
-:func:`arena.melds.meld_kinds` (the trusted check of one combination) about each group.
+:func:`arena.engine.melds.meld_kinds` (the trusted check of one combination) about each group.
 For every split it records a :class:`Profile`; the questions the solver answers are then
 simple filters over the set of profiles. Only meant for hands of up to about 10 cards.
 """
@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from arena.cards import Card
-from arena.melds import Kind, MeldRules, WildSpec, meld_kinds
+from arena.engine.melds import Kind, MeldRules, WildSpec, meld_kinds
 
 Hand = tuple[Card, ...]
 

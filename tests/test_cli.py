@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 
 runner = CliRunner()
 ROOT = Path(__file__).parent.parent
@@ -294,7 +294,7 @@ def test_usage_errors_are_one_line(args: list[str]) -> None:
 
 def test_console_entry_point_exit_codes(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-c", "from arena.cli import main; main()"]
+    cmd = [sys.executable, "-c", "from arena.cli.app import main; main()"]
     good = subprocess.run([*cmd, "meld", "indian13", "5H", "6H", "7H", "--wild", "2C"],
                           env=env, capture_output=True, text=True, timeout=60, check=False)
     assert (good.returncode, good.stdout) == (0, "valid: pure_sequence\n")

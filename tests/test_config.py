@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.config import Config, Format, load_config
+from arena.cli.app import app
 from arena.errors import BadInput
+from arena.tournament.config import Config, Format, load_config
 
 # Line numbers matter below: each case edits one line of this file.
 BASE = """\

@@ -1,7 +1,7 @@
-"""The confinement of bot processes (arena/confine.py): what a confined bot can see and do.
+"""The confinement of bot processes (arena/seats/confine.py): what a confined bot can see and do.
 
 Each test runs a small Python script through the sandbox wrapper exactly as the referee
-starts a bot (``python -m arena.sandbox ... --confine --read ... -- CMD``) and checks what
+starts a bot (``python -m arena.seats.sandbox ... --confine --read ... -- CMD``) and checks what
 the script could reach. Skipped where the system forbids user namespaces.
 """
 
@@ -21,12 +21,13 @@ from typing import Any
 import pytest
 from conftest import writable_by_bots
 
-from arena import confine, referee
-from arena.bot import BotSpec
-from arena.config import load_config
 from arena.errors import BadInput
-from arena.referee import confinement, play_game
-from arena.seat import Confinement, Limits
+from arena.referee import play_game
+from arena.seats import confine, make
+from arena.seats.bot import BotSpec, GameInfo
+from arena.seats.make import confinement
+from arena.seats.seat import Confinement, Limits
+from arena.tournament.config import load_config
 from arena.variants.indian13 import Indian13
 
 needs_namespaces = pytest.mark.skipif(not confine.available(),
@@ -41,7 +42,7 @@ def run_confined(script: str, tmp_path: Path, *, read: tuple[str, ...] = (),
     rules = Confinement(read=(*base.read, *read), write=write, network=network)
     workdir = Path(tempfile.mkdtemp(dir=tmp_path))
     done = subprocess.run(
-        [sys.executable, "-m", "arena.sandbox", "--memory", str(1 << 30), "--files",
+        [sys.executable, "-m", "arena.seats.sandbox", "--memory", str(1 << 30), "--files",
          str(1 << 20), *rules.arguments(), "--", sys.executable, "-c",
          textwrap.dedent(script)],
         cwd=workdir, capture_output=True, text=True, timeout=60, check=False)
@@ -148,7 +149,7 @@ def test_without_namespaces_bots_run_unconfined_with_one_warning(
     """Where the system forbids the namespaces, bots still play (with the other limits)
     and the run says once, in the log, that they are not confined."""
     monkeypatch.setattr(confine, "problem", lambda: "unshare: Operation not permitted")
-    referee._warn_unconfined.cache_clear()  # once per run: this test's run starts here
+    make._warn_unconfined.cache_clear()  # once per run: this test's run starts here
     random_bot = BotSpec("random", "bots.random_bot:RandomBot")
     assert confinement(random_bot) is None
     record = play_game(Indian13, [random_bot] * 2, seed=3, isolation="process",
@@ -185,7 +186,7 @@ def test_arena_run_warns_on_the_console_when_bots_are_unconfined(
     """A security fact belongs on the console, not only in the log file."""
     from typer.testing import CliRunner
 
-    from arena.cli import app
+    from arena.cli.app import app
 
     config = tmp_path / "t.yaml"
     config.write_text(f"name: t\nvariant: indian13\noptions: {{players: 2, draw_cap: 6}}\n"
@@ -245,8 +246,8 @@ def test_a_bot_gets_none_of_the_organisers_environment(
     monkeypatch.setenv("ARENA_TEST_TOKEN", "s3cret")
     script = 'read start; env >&2; echo \'{"type": "ready"}\'; read quit'
     spec = BotSpec("envy", command=("/bin/sh", "-c", script), variables={"MY_SETTING": "7"})
-    seat = referee.make_seat(spec, isolation="process", stderr_dir=tmp_path)
-    info = referee.GameInfo(0, 2, "indian13/v1", {}, 0)
+    seat = make.make_seat(spec, isolation="process", stderr_dir=tmp_path)
+    info = GameInfo(0, 2, "indian13/v1", {}, 0)
     try:
         assert seat.begin(info) is None and seat.ready() is None
     finally:
@@ -351,9 +352,9 @@ def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
                              ":MemoryChildren", {"report": str(report)}, write=(str(report),))
     if not os.access("/sys/fs/cgroup/memory", os.W_OK):
         pytest.skip("no memory cgroup here: the per-process limit is the fallback")
-    seat = referee.make_seat(spec, isolation="process", limits=Limits(memory_mb=1024))
+    seat = make.make_seat(spec, isolation="process", limits=Limits(memory_mb=1024))
     try:
-        assert seat.begin(referee.GameInfo(0, 2, "indian13/v1", {}, 0)) is None
+        assert seat.begin(GameInfo(0, 2, "indian13/v1", {}, 0)) is None
         assert seat.ready() is None
         deadline = time.monotonic() + 120  # room for a busy machine to touch 1.5 GB
         while time.monotonic() < deadline and "still" not in report.read_text():

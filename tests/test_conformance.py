@@ -21,10 +21,10 @@ from conftest import all_cards
 from arena.actions import SOURCES, Action, Draw, Play
 from arena.advice import going_out_card, suggest_lay
 from arena.cards import ALL_CARDS, Card
+from arena.engine.game import Game
+from arena.engine.view import View
 from arena.errors import BadInput, IllegalAction
-from arena.game import Game
 from arena.variants import VARIANTS, find_variant
-from arena.view import View
 
 GAMES = 24  # random playouts per variant ...
 ROUNDS = 30  # ... or fewer, once this many rounds were played (long matches), but at least

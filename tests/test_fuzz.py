@@ -27,9 +27,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from arena.cli import MAX_HAND, MAX_MELD, app
-from arena.config import Config, load_config
+from arena.cli.app import MAX_HAND, MAX_MELD, app
 from arena.errors import BadInput
+from arena.tournament.config import Config, load_config
 
 ROOT = Path(__file__).parent.parent
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
@@ -516,7 +516,7 @@ def contest(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def usable(config: Config) -> None:
     """What arena run does with a config before it plays, done without starting a bot."""
-    from arena.tournament import schedule_for
+    from arena.tournament.runner import schedule_for
 
     assert 1 <= config.workers <= 256 and config.games_per_table % config.players == 0
     assert len(schedule_for(config)) <= 1_000_000

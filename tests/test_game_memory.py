@@ -14,9 +14,9 @@ from pathlib import Path
 
 from conftest import reporting_bot_config
 
-from arena.config import load_config
 from arena.records import read_games
-from arena.tournament import run_tournament
+from arena.tournament.config import load_config
+from arena.tournament.runner import run_tournament
 
 BOTS = Path(__file__).parent / "bots"
 

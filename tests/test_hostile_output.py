@@ -46,9 +46,9 @@ PLAY = """
 import json, logging, sys
 logging.basicConfig(level=logging.INFO, stream=sys.stderr)
 from pathlib import Path
-from arena.bot import BotSpec
+from arena.seats.bot import BotSpec
 from arena.referee import Clock, play_game
-from arena.seat import Limits
+from arena.seats.seat import Limits
 from arena.variants import find_variant
 script, logs = sys.argv[1], Path(sys.argv[2])
 specs = [BotSpec("hostile", command=("/bin/sh", script)),

@@ -15,8 +15,8 @@ from conftest import IND_DECK, all_cards, card, cards, ind_game, points_after, s
 
 from arena.actions import Draw, Placed, Play, parse_action
 from arena.cards import RANKS, SUITS, Card, deck, format_cards, parse_cards
+from arena.engine.melds import IND_MELDS, check_meld
 from arena.errors import BadInput, IllegalAction
-from arena.melds import IND_MELDS, check_meld
 from arena.referee import Clock
 from arena.variants import find_variant
 from arena.variants.indian13 import (

@@ -33,26 +33,19 @@ from typing import Any
 import pytest
 from conftest import writable_by_bots
 
-import arena.seat
-from arena import confine
-from arena.bot import BotSpec, GameInfo
+import arena.seats.process
 from arena.cards import Card
-from arena.config import load_config
-from arena.game import Game
-from arena.protocol import ViewDecoder, encode_line, encode_view
+from arena.engine.game import Game
 from arena.records import GameRecord, parse_logged, read_games, replay
-from arena.referee import (
-    Clock,
-    FaultPolicy,
-    Isolation,
-    Referee,
-    bot_seed,
-    confinement,
-    make_seat,
-    play_game,
-)
-from arena.seat import InProcessSeat, Limits, ProcessSeat, host_command
-from arena.tournament import run_tournament
+from arena.referee import Clock, FaultPolicy, Referee, bot_seed, play_game
+from arena.seats import confine
+from arena.seats.bot import BotSpec, GameInfo
+from arena.seats.make import Isolation, confinement, make_seat
+from arena.seats.process import ProcessSeat, host_command
+from arena.seats.protocol import ViewDecoder, encode_line, encode_view
+from arena.seats.seat import InProcessSeat, Limits
+from arena.tournament.config import load_config
+from arena.tournament.runner import run_tournament
 from arena.variants import find_variant
 from arena.variants.indian13 import Indian13
 from arena.variants.three_thirteen import ThreeThirteen
@@ -131,14 +124,14 @@ def notes(path: Path) -> list[dict[str, Any]]:
 def cgroups(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every cgroup the seats create during the test."""
     made: list[Path] = []
-    real = arena.seat.new_seat_cgroups
+    real = arena.seats.process.new_seat_cgroups
 
     def recording(processes: int, memory_bytes: int | None = None) -> list[Path]:
         groups = real(processes, memory_bytes)
         made.extend(groups)
         return groups
 
-    monkeypatch.setattr(arena.seat, "new_seat_cgroups", recording)
+    monkeypatch.setattr(arena.seats.process, "new_seat_cgroups", recording)
     return made
 
 
@@ -257,7 +250,7 @@ def test_spinning_fork_bomb_does_not_starve_the_honest_seats(
 def test_fork_bomb_children_are_reaped_after_a_killed_referee(tmp_path: Path) -> None:
     """README: a run may be stopped by kill -9. The bot processes die with their referee
     (PDEATHSIG); children that left the process group live on in the seat's cgroups, which
-    the next referee to start a seat reaps (arena.sandbox.reap_orphan_cgroups)."""
+    the next referee to start a seat reaps (arena.seats.sandbox.reap_orphan_cgroups)."""
     tag = f"bomb-{uuid.uuid4().hex[:8]}"
     report = tmp_path / "bomb.jsonl"
     writable_by_bots(report)
@@ -290,9 +283,9 @@ def test_fork_bomb_children_are_reaped_after_a_killed_referee(tmp_path: Path) ->
 def _referee_process(body: str) -> subprocess.Popen[bytes]:
     """A referee in a process of its own (to kill it, or to survive its hanging)."""
     code = textwrap.dedent("""
-        from arena.bot import BotSpec, GameInfo
+        from arena.seats.bot import BotSpec, GameInfo
         from arena.referee import Clock, play_game
-        from arena.seat import Limits
+        from arena.seats.seat import Limits
         from arena.variants.indian13 import Indian13
         RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
         """) + textwrap.dedent(body)
@@ -312,7 +305,7 @@ def _wait_for(done: Any, proc: subprocess.Popen[bytes] | None, seconds: float = 
 
 def _kill_leftovers(pids: list[int]) -> None:
     """Clean up after a failed containment: kill the processes and remove their cgroups."""
-    from arena.sandbox import kill_cgroups
+    from arena.seats.sandbox import kill_cgroups
 
     groups = set()
     for pid in pids:
@@ -541,7 +534,7 @@ def test_starting_bot_input_cannot_be_opened_by_another_bot() -> None:
     confined = confinement(BotSpec("thief", "x.py:X"))
     assert confined is not None
     thief = subprocess.Popen(
-        [sys.executable, "-m", "arena.sandbox", "--memory", str(1 << 30), "--files",
+        [sys.executable, "-m", "arena.seats.sandbox", "--memory", str(1 << 30), "--files",
          str(1 << 20), *confined.arguments(), "--", sys.executable, "-c",
          THIEF.replace("{pid}", str(seat.proc.pid))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tempfile.mkdtemp())

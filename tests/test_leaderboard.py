@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.errors import BadInput
-from arena.leaderboard import FORMATS, HEADERS, Standing, render, standings
-from arena.ratings import ELO_MEAN, bradley_terry_elo, pairwise
+from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo, pairwise
+from arena.ratings.leaderboard import FORMATS, HEADERS, Standing, render, standings
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
 
 runner = CliRunner()
@@ -262,9 +262,9 @@ def test_r51_team_games_never_compare_partners() -> None:
     """R51-1 (teams): seats 0 and 2 play against 1 and 3, and partners share their score.
     The leaderboard reads the team map from the records: partners never meet in the
     head-to-head, and the team of two greedy bots rates above the two random bots."""
-    from arena.bot import BotSpec
-    from arena.leaderboard import head_to_head, teams_of
+    from arena.ratings.leaderboard import head_to_head, teams_of
     from arena.referee import play_game
+    from arena.seats.bot import BotSpec
     from arena.variants.rummy51 import Rummy51
 
     greedy, random_bot = "bots.greedy:GreedyBot", "bots.random_bot:RandomBot"

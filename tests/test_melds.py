@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from oracle import Oracle, target_kinds
 
 from arena.cards import ALL_CARDS, JOKER_CODE, Card, format_cards, parse_cards
-from arena.melds import (
+from arena.engine.melds import (
     IND_MELDS,
     MAR_MELDS,
     NO_WILDS,

@@ -29,16 +29,16 @@ from test_conformance import assert_log_replays, playout
 
 from arena.actions import Placed, Play
 from arena.advice import hand_points, suggest_lay
-from arena.bot import BotSpec
 from arena.cards import Card, deck
+from arena.engine.view import View
 from arena.errors import BadInput, IllegalAction
-from arena.laying import LayingRules, build_meld, meld_points, resolved, take_back
-from arena.protocol import ViewDecoder, encode_view
 from arena.records import replay
 from arena.referee import play_game
+from arena.seats.bot import BotSpec
+from arena.seats.protocol import ViewDecoder, encode_view
 from arena.variants import find_variant
+from arena.variants.laying.game import LayingRules, build_meld, meld_points, resolved, take_back
 from arena.variants.moroccan import Moroccan
-from arena.view import View
 
 MAR_DECK = Counter(deck(decks=2, jokers=4))
 MAR = LayingRules(prefix="MAR", franc=True, rights_at_opening=False, lay_in_first_cycle=True,

@@ -17,18 +17,9 @@ import yaml
 from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.config import load_config
+from arena.cli.app import app
 from arena.errors import BadInput
-from arena.leaderboard import (
-    head_to_head,
-    parse_anchor,
-    render,
-    render_h2h,
-    standings,
-    stored_anchor,
-)
-from arena.ratings import (
+from arena.ratings.bradley_terry import (
     ELO_MEAN,
     ELO_SCALE,
     MIN_UNITS,
@@ -42,7 +33,16 @@ from arena.ratings import (
     seats_of,
     t_quantile,
 )
+from arena.ratings.leaderboard import (
+    head_to_head,
+    parse_anchor,
+    render,
+    render_h2h,
+    standings,
+    stored_anchor,
+)
 from arena.records import GameRecord, SeatRecord
+from arena.tournament.config import load_config
 
 runner = CliRunner()
 EULER_GAMMA = 0.5772156649015329

@@ -10,11 +10,12 @@ import pytest
 from conftest import bot_target
 
 from arena.actions import Draw, Play
-from arena.bot import BotSpec
 from arena.errors import ArenaError
 from arena.records import FAULT_KINDS, GameRecord, parse_logged, replay
-from arena.referee import Clock, FaultPolicy, Isolation, bot_seed, play_game
-from arena.seat import Limits
+from arena.referee import Clock, FaultPolicy, bot_seed, play_game
+from arena.seats.bot import BotSpec
+from arena.seats.make import Isolation
+from arena.seats.seat import Limits
 from arena.variants.indian13 import Indian13
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")

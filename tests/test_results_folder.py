@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.errors import BadInput
 from arena.records import read_games
-from arena.tournament import writing
+from arena.tournament.runner import writing
 
 runner = CliRunner()
 CONFIG = """\

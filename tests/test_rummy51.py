@@ -31,10 +31,15 @@ from test_conformance import assert_log_replays, playout
 
 from arena.actions import Draw, LayOff, Placed, Play, TakeBack
 from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay
-from arena.bot import BotSpec
 from arena.cards import Card, deck
+from arena.engine.view import View
 from arena.errors import BadInput, IllegalAction
-from arena.laying import (
+from arena.records import replay
+from arena.referee import Clock, FaultPolicy, play_game
+from arena.seats.bot import BotSpec
+from arena.seats.protocol import ViewDecoder, encode_view
+from arena.variants import find_variant
+from arena.variants.laying.game import (
     LayingRules,
     add_to_meld,
     build_meld,
@@ -44,12 +49,7 @@ from arena.laying import (
     take_back,
     whole_hand,
 )
-from arena.protocol import ViewDecoder, encode_view
-from arena.records import replay
-from arena.referee import Clock, FaultPolicy, play_game
-from arena.variants import find_variant
 from arena.variants.rummy51 import Rummy51
-from arena.view import View
 
 R51_DECK = Counter(deck(decks=2, jokers=4))
 R51 = LayingRules(prefix="R51")

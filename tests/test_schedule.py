@@ -8,7 +8,7 @@ from math import comb, factorial
 
 import pytest
 
-from arena.schedule import (
+from arena.tournament.schedule import (
     MAX_TABLES,
     Pairing,
     Schedule,

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.app import app
 from arena.errors import BadInput
-from arena.ratings import ELO_SCALE
+from arena.ratings.bradley_terry import ELO_SCALE
 from arena.records import GameRecord, SeatRecord
-from arena.sprt import (
+from arena.tournament.sprt_run import (
     MIN_SETS,
     Scores,
     Sprt,

@@ -21,11 +21,11 @@ import pytest
 from conftest import reporting_bot_config, writable_by_bots
 from typer.testing import CliRunner
 
-from arena import confine
-from arena.bot import BotSpec
-from arena.cli import app
-from arena.seat import Limits
-from arena.startup import start_problems
+from arena.cli.app import app
+from arena.seats import confine
+from arena.seats.bot import BotSpec
+from arena.seats.seat import Limits
+from arena.seats.startup import start_problems
 from arena.variants import find_variant
 
 BOTS = Path(__file__).parent / "bots"
@@ -37,7 +37,7 @@ runner = CliRunner()
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The real ``arena`` command in its own process, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "arena.cli", *args], cwd=cwd, text=True,
+    return subprocess.run([sys.executable, "-m", "arena.cli.app", *args], cwd=cwd, text=True,
                           capture_output=True, timeout=900, check=False)
 
 
@@ -59,7 +59,7 @@ def marks(folder: Path) -> list[str]:
 
 
 def outside_the_host(folder: Path) -> list[str]:
-    return [m for m in marks(folder) if not m.endswith(str(Path("arena", "host.py")))]
+    return [m for m in marks(folder) if not m.endswith(str(Path("arena", "seats", "host.py")))]
 
 
 def marker_config(tmp_path: Path, isolation: str = "process") -> Path:

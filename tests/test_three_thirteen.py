@@ -15,12 +15,13 @@ import pytest
 
 from arena.actions import Draw, LayOff, Placed, Play
 from arena.advice import going_out_card, hand_points
-from arena.bot import BotSpec, GameInfo
 from arena.cards import Card, deck, parse_cards
+from arena.engine.game import Game
+from arena.engine.melds import TT_MELDS, check_meld
+from arena.engine.view import View
 from arena.errors import BadInput, IllegalAction
-from arena.game import Game
-from arena.melds import TT_MELDS, check_meld
 from arena.referee import play_game
+from arena.seats.bot import BotSpec, GameInfo
 from arena.variants import find_variant
 from arena.variants.three_thirteen import (
     ThreeThirteen,
@@ -29,7 +30,6 @@ from arena.variants.three_thirteen import (
     penalty,
     wild_cards,
 )
-from arena.view import View
 from bots.greedy import GreedyBot
 from bots.random_bot import RandomBot
 

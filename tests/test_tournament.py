@@ -16,19 +16,19 @@ from typing import Any
 import pytest
 import yaml
 
-from arena.config import Config, load_config
 from arena.errors import BadInput
 from arena.records import read_games
-from arena.tournament import run_tournament, schedule_for
+from arena.tournament.config import Config, load_config
+from arena.tournament.runner import run_tournament, schedule_for
 
 ROOT = Path(__file__).parent.parent
 TIMES = ("time_mean_ms", "time_p95_ms", "time_max_ms")
-ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
+ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
 # The arena as a terminal starts it, with SIGINT raising KeyboardInterrupt, even where the tests
 # run with SIGINT ignored (a background job of a non-interactive shell), which children inherit
 INTERRUPTIBLE_ARENA = [sys.executable, "-c", "import signal; "
                        "signal.signal(signal.SIGINT, signal.default_int_handler); "
-                       "from arena.cli import main; main()"]
+                       "from arena.cli.app import main; main()"]
 
 
 def config_text(*, name: str = "tiny", games: int = 2, seed: int | None = 5, workers: int = 1,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from arena.engine.game import Game
 from arena.errors import BadInput
-from arena.game import Game
 from arena.variants.indian13 import Indian13
 from arena.variants.moroccan import Moroccan
 from arena.variants.rummy51 import Rummy51, Rummy71

@@ -7,9 +7,8 @@ from typing import Any
 
 from arena.actions import Play
 from arena.cards import Card, deck
-from arena.errors import BadInput, IllegalAction
-from arena.game import Game, HandReport
-from arena.melds import (
+from arena.engine.game import Game, HandReport
+from arena.engine.melds import (
     IND_MELDS,
     Arrangement,
     MeldCheck,
@@ -19,7 +18,7 @@ from arena.melds import (
     deadwood_points,
     min_deadwood,
 )
-from arena.options import (
+from arena.engine.options import (
     MAX_DEALS,
     OptionSpec,
     draw_cap,
@@ -28,7 +27,8 @@ from arena.options import (
     one_of,
     resolve_options,
 )
-from arena.view import EventKind, PublicEvent, View
+from arena.engine.view import EventKind, PublicEvent, View
+from arena.errors import BadInput, IllegalAction
 
 CAP = 80  # IND-22
 INVALID_DECLARATION = 80  # IND-20

@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.cards import deck
-from arena.laying import LayingGame, LayingRules
-from arena.options import MAX_PENALTY, OptionSpec, draw_cap, int_in, match_of, one_of
+from arena.engine.options import MAX_PENALTY, OptionSpec, draw_cap, int_in, match_of, one_of
+from arena.engine.rules import LayingRules
+from arena.variants.laying.game import LayingGame
 
 RAMI_SEC = 200  # MAR-15
 

@@ -19,9 +19,18 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from arena.cards import Card, deck
-from arena.laying import LayingGame, LayingRules
-from arena.options import MAX_DEALS, MAX_TARGET, OptionSpec, draw_cap, int_in, match_of, one_of
-from arena.view import PublicEvent
+from arena.engine.options import (
+    MAX_DEALS,
+    MAX_TARGET,
+    OptionSpec,
+    draw_cap,
+    int_in,
+    match_of,
+    one_of,
+)
+from arena.engine.rules import LayingRules
+from arena.engine.view import PublicEvent
+from arena.variants.laying.game import LayingGame
 
 HAND = 14  # R51-3; the dealer gets one more
 

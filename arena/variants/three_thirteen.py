@@ -15,9 +15,8 @@ from typing import Any
 
 from arena.actions import Play
 from arena.cards import RANKS, Card, deck
-from arena.errors import BadInput, IllegalAction
-from arena.game import Game, HandReport
-from arena.melds import (
+from arena.engine.game import Game, HandReport
+from arena.engine.melds import (
     TT_MELDS,
     Arrangement,
     MeldCheck,
@@ -26,8 +25,9 @@ from arena.melds import (
     deadwood_points,
     min_deadwood,
 )
-from arena.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
-from arena.view import PublicEvent, View
+from arena.engine.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
+from arena.engine.view import PublicEvent, View
+from arena.errors import BadInput, IllegalAction
 
 ROUNDS = 11  # TT-3
 WILD_POINTS = 15  # TT-12: a wild-rank card outside melds

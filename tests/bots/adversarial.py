@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.actions import Draw, Play
-from arena.bot import GameInfo
 from arena.cards import Card
-from arena.view import RoundSummary, View
+from arena.engine.view import RoundSummary, View
+from arena.seats.bot import GameInfo
 
 PROCESS = os.urandom(8).hex()  # names this process (a confined bot is always pid 1)
 
@@ -518,7 +518,7 @@ class Peeker(_Honest):
 
     def _seeds_from(self, path: Path, data: bytes) -> None:
         """Game seeds in records (``games.jsonl``) or derived from a stored config."""
-        from arena.schedule import make_schedule
+        from arena.tournament.schedule import make_schedule
 
         if path.name == "games.jsonl":
             for line in data.splitlines():
@@ -545,7 +545,7 @@ class Peeker(_Honest):
 
     def _guess_seeds(self) -> None:
         """Seeds a tournament with a small seed would use, and small raw seeds."""
-        from arena.schedule import derive_seed
+        from arena.tournament.schedule import derive_seed
 
         raw, tournaments, tables, blocks = self.guess
         for t_seed in range(tournaments):

@@ -9,7 +9,7 @@ import time
 
 from arena.actions import Draw, Play
 from arena.cards import ALL_CARDS
-from arena.view import RoundSummary, View
+from arena.engine.view import RoundSummary, View
 
 
 class StockBot:

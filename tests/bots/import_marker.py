@@ -1,7 +1,7 @@
 """A hostile bot whose module leaves a mark when it is imported: which program imported it.
 
 The mark is a file in ``marks/`` beside this file (the test copies it to a folder of its
-own), named by process id and holding ``sys.argv[0]``: the path of ``arena/host.py`` when
+own), named by process id and holding ``sys.argv[0]``: the path of ``arena/seats/host.py`` when
 the bot was started as a tournament starts it, anything else when its code ran in the
 arena's own process. Confined without a ``write:`` grant for ``marks/``, no mark can be made.
 """

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 
-from arena.bot import GameInfo
+from arena.seats.bot import GameInfo
 from bots.random_bot import RandomBot
 
 

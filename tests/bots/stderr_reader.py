@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-from arena.bot import GameInfo
+from arena.seats.bot import GameInfo
 from bots.random_bot import RandomBot
 
 

@@ -8,7 +8,7 @@ import json
 import os
 import time
 
-from arena.bot import GameInfo
+from arena.seats.bot import GameInfo
 from bots.random_bot import RandomBot
 
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bot import BotSpec
 from arena.records import GameRecord, parse_logged
 from arena.referee import play_game
+from arena.seats.bot import BotSpec
 from arena.variants import find_variant
 
 HERE = Path(__file__).parent

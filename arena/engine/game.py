@@ -1,7 +1,7 @@
 """The generic engine: turns, draws, the stock and its reshuffle, caps, rounds, views.
 
 A variant subclasses :class:`Game` and overrides a few hooks (deal, play checks, scoring,
-safe play). The engine owns the state; seats only ever get a :class:`~arena.view.View`.
+safe play). The engine owns the state; seats only ever get a :class:`~arena.engine.view.View`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any, ClassVar, Literal
 
 from arena.actions import Action, Draw, Play, Source
 from arena.cards import Card
+from arena.engine.melds import NO_WILDS, Meld, MeldCheck, WildSpec
+from arena.engine.options import OptionSpec, resolve_options
+from arena.engine.view import Decision, PublicEvent, RoundSummary, TableMeld, View
 from arena.errors import BadInput, IllegalAction
-from arena.melds import NO_WILDS, Meld, MeldCheck, WildSpec
-from arena.options import OptionSpec, resolve_options
-from arena.view import Decision, PublicEvent, RoundSummary, TableMeld, View
 
 EndReason = Literal["declaration", "out", "rami_sec", "draw_cap", "dead_stock", "last_player",
                     "invalid_declaration"]

@@ -13,13 +13,11 @@ import typer
 from tabulate import tabulate
 from typer.core import TyperGroup
 
-from arena import confine
-from arena.bot import BotSpec
 from arena.cards import Card, format_cards, parse_cards
-from arena.config import GAMES, MAX_GAMES, SEED, WORKERS, Config, load_config
+from arena.engine.game import Game
+from arena.engine.options import parse_option_args, resolve_options
 from arena.errors import ArenaError, BadInput
-from arena.game import Game
-from arena.leaderboard import (
+from arena.ratings.leaderboard import (
     faulty_bots,
     head_to_head,
     parse_anchor,
@@ -28,12 +26,15 @@ from arena.leaderboard import (
     standings,
     stored_anchor,
 )
-from arena.options import parse_option_args, resolve_options
 from arena.records import GameRecord, parse_logged, read_games
-from arena.referee import FaultEvent, Isolation, play_game
-from arena.sprt import Sprt, run_sprt
-from arena.startup import check_bots_start
-from arena.tournament import check_config_bots, run_tournament, schedule_for
+from arena.referee import FaultEvent, play_game
+from arena.seats import confine
+from arena.seats.bot import BotSpec
+from arena.seats.make import Isolation
+from arena.seats.startup import check_bots_start
+from arena.tournament.config import GAMES, MAX_GAMES, SEED, WORKERS, Config, load_config
+from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
+from arena.tournament.sprt_run import Sprt, run_sprt
 from arena.variants import VARIANTS, find_variant
 
 

@@ -1,11 +1,12 @@
 """Limits for a bot process, applied by a small wrapper before it becomes the bot.
 
-``python -m arena.sandbox --memory BYTES --files BYTES [--cgroup DIR ...] -- CMD...`` sets the
+``python -m arena.seats.sandbox --memory BYTES --files BYTES [--cgroup DIR ...] -- CMD...`` sets the
 address-space and file-size limits, joins the seat's cgroups (processes capped, CPU capped at
 one core at low weight, CPU time measured for the bot and all its children), drops every
 capability (so it cannot read other processes' memory), with ``--confine`` moves into
-namespaces of its own and a read-only root (:mod:`arena.confine`), then executes the bot. Doing this
-in a fresh process avoids ``preexec_fn``, which is unsafe in a process with threads.
+namespaces of its own and a read-only root (:mod:`arena.seats.confine`), then executes the
+bot. Doing this in a fresh process avoids ``preexec_fn``, which is unsafe in a process with
+threads.
 """
 
 from __future__ import annotations
@@ -142,13 +143,13 @@ def _alive(pid: int) -> bool:
 
 def main(argv: list[str] | None = None) -> None:
     """Apply the limits to this process, then execute the bot command in its place."""
-    parser = argparse.ArgumentParser(prog="python -m arena.sandbox")
+    parser = argparse.ArgumentParser(prog="python -m arena.seats.sandbox")
     parser.add_argument("--memory", type=int, required=True, help="address space, bytes")
     parser.add_argument("--files", type=int, required=True, help="largest file, bytes")
     parser.add_argument("--cgroup", type=Path, action="append", default=[],
                         help="a cgroup to join (repeatable)")
     parser.add_argument("--confine", action="store_true",
-                        help="own namespaces and a read-only root (arena.confine)")
+                        help="own namespaces and a read-only root (arena.seats.confine)")
     parser.add_argument("--read", action="append", default=[], help="a path it may read")
     parser.add_argument("--write", action="append", default=[], help="a path it may write")
     parser.add_argument("--network", action="store_true", help="confined, but with network")
@@ -165,12 +166,12 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the cap, writes fail quietly
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # never outlive the referee that started it
     if args.confine:
-        from arena.confine import ConfineError, become_bot_user, confine
+        from arena.seats.confine import ConfineError, become_bot_user, confine
 
         try:
             confine(args.read, args.write, network=args.network)
         except ConfineError as exc:
-            sys.exit(f"arena.sandbox: cannot confine the bot: {exc.strerror}")
+            sys.exit(f"arena.seats.sandbox: cannot confine the bot: {exc.strerror}")
         drop_capabilities()
         become_bot_user()
     else:

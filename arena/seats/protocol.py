@@ -12,11 +12,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from arena.bot import GameInfo
 from arena.cards import Card
-from arena.laying import LayingRules
-from arena.melds import WildSpec
-from arena.view import EventKind, PublicEvent, RoundSummary, TableMeld, View
+from arena.engine.melds import WildSpec
+from arena.engine.rules import LayingRules
+from arena.engine.view import EventKind, PublicEvent, RoundSummary, TableMeld, View
+from arena.seats.bot import GameInfo
 
 PROTOCOL = 1
 END_GRACE_S = 2.0  # after end_game, a game child's time to exit before it is killed

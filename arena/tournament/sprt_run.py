@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.config import Config
 from arena.errors import BadInput
 from arena.records import GameRecord
-from arena.schedule import Pairing, derive_seed, seating_orders
-from arena.tournament import check_config_bots, play_pairings, settle_seed, writing
+from arena.tournament.config import Config
+from arena.tournament.runner import check_config_bots, play_pairings, settle_seed, writing
+from arena.tournament.schedule import Pairing, derive_seed, seating_orders
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
 PRIOR = 1e-3  # pseudo-sets at scores 0 and 1, as fishtest regularises empty outcomes

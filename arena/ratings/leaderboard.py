@@ -1,7 +1,7 @@
 """The leaderboard: a pure function of ``games.jsonl``, printed in any tabulate format.
 
 Columns and formulas are explained in ``docs/statistics.md``; the numbers come from
-:mod:`arena.ratings`.
+:mod:`arena.ratings.bradley_terry`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tabulate import tabulate
 
 from arena import safe_yaml
 from arena.errors import BadInput
-from arena.ratings import RESAMPLES, SEED, Ratings, Teams, openskill_ordinals, rate
+from arena.ratings.bradley_terry import RESAMPLES, SEED, Ratings, Teams, openskill_ordinals, rate
 from arena.records import GameRecord
 
 FORMATS = ("plain", "github", "markdown", "csv", "json", "html")

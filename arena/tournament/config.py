@@ -19,14 +19,16 @@ from typing import Any
 
 import yaml
 
-from arena import confine, safe_yaml
-from arena.bot import BotSpec
+from arena import safe_yaml
+from arena.engine.game import Game
+from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
-from arena.game import Game
-from arena.options import resolve_options
-from arena.referee import Clock, FaultPolicy, Isolation
-from arena.schedule import table_count
-from arena.seat import Limits
+from arena.referee import Clock, FaultPolicy
+from arena.seats import confine
+from arena.seats.bot import BotSpec
+from arena.seats.make import Isolation
+from arena.seats.seat import Limits
+from arena.tournament.schedule import table_count
 from arena.variants import find_variant
 
 FORMATS = ("round-robin", "gauntlet")
@@ -73,7 +75,7 @@ GAMES = Bound(1, 10_000, "a number of games per table")
 FORFEIT = Bound(1, 100_000, "a number of faults")
 ELO = Bound(-10_000, 10_000, "an Elo number", fraction=True)
 CLOCK = Bound(1, HOUR_MS, "a whole number of milliseconds", " (an hour)")
-LIMITS = {  # for isolated seats; the defaults are in arena.seat.Limits
+LIMITS = {  # for isolated seats; the defaults are in arena.seats.seat.Limits
     "memory_mb": Bound(64, 65_536, "a whole number of megabytes", " (64 GiB)"),
     "cpu_s_per_game": Bound(0.1, 86_400, "a number of CPU seconds", " (a day)", fraction=True),
     "processes": Bound(1, 1024, "a whole number of processes"),
@@ -410,7 +412,7 @@ def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], 
     spec = BotSpec(name, _resolve_path(module, base),
                    _params(entry.get("params", {}), (*at, "params"), where))
     try:
-        spec.source_files()  # found, not imported: starting it is arena.startup's job
+        spec.source_files()  # found, not imported: starting it is arena.seats.startup's job
     except BadInput as exc:
         raise where.error((*at, "module"), str(exc)) from exc
     except OSError as exc:

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.bot import BotSpec, GameInfo
+from arena.engine.game import Game
 from arena.errors import BadInput
-from arena.game import Game
-from arena.referee import Isolation, make_seat
-from arena.seat import Limits
+from arena.seats.bot import BotSpec, GameInfo
+from arena.seats.make import Isolation, make_seat
+from arena.seats.seat import Limits
 
 TRACEBACK = "Traceback (most recent call last):"
 OWN_PREFIXES = ("arena.errors.BadInput: ",)  # our own exception names say nothing to a user

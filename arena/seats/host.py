@@ -1,4 +1,4 @@
-"""Runs a Python bot behind the JSON-lines protocol: ``python -m arena.host module:Class``.
+"""Runs a Python bot behind the JSON-lines protocol: ``python -m arena.seats.host module:Class``.
 
 Python bots in their own process use this host, so one mechanism serves bots of every
 language. The process may serve many games, each played by a fresh child forked from it,
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from arena.actions import Draw, Play
-from arena.bot import RESERVED, Bot, call_hook, find_module, load_class, module_file
 from arena.errors import BadInput
-from arena.protocol import (
+from arena.seats.bot import RESERVED, Bot, call_hook, find_module, load_class, module_file
+from arena.seats.protocol import (
     END_GRACE_S,
     HOST_ENDED,
     ViewDecoder,
@@ -31,7 +31,7 @@ from arena.protocol import (
     encode_line,
     info_of,
 )
-from arena.sandbox import harden_self
+from arena.seats.sandbox import harden_self
 
 
 class LineReader:
@@ -257,11 +257,11 @@ def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> di
     return {"action": str(answer)}
 
 
-USAGE = "usage: python -m arena.host package.module:Class ['{json params}'] [--path DIRS]"
+USAGE = "usage: python -m arena.seats.host package.module:Class ['{json params}'] [--path DIRS]"
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: ``python -m arena.host module:Class ['{"param": 1}'] [--path DIRS]``;
+    """Entry point: ``python -m arena.seats.host module:Class ['{"param": 1}'] [--path DIRS]``;
     the bot's own folders (``--path``) come after the installed packages on the import path,
     so a folder of the organiser's never stands in for ``arena`` or the built-in ``bots``."""
     args = sys.argv[1:] if argv is None else list(argv)

@@ -107,7 +107,7 @@ def python_paths() -> list[str]:
     paths = {sys.base_prefix, sys.prefix, sys.exec_prefix, os.path.dirname(sys.executable)}
     paths.update(v for k, v in sysconfig.get_paths().items() if k != "scripts")
     paths.update(p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p)
-    paths.add(str(Path(__file__).resolve().parent))  # arena itself (an editable install)
+    paths.add(str(Path(__file__).resolve().parents[1]))  # arena itself (an editable install)
     paths.update(_package_files("bots"))  # the built-in bots, to build on
     return sorted(p for p in paths if os.path.exists(p))
 
@@ -124,7 +124,7 @@ def module_paths(target: str) -> list[str]:
 def _package_files(top: str) -> list[str]:
     """Where a top-level package (its folders) or module (its file) is found, looking in
     the folder the bots are run from first, as the host's import path does."""
-    from arena.bot import find_module
+    from arena.seats.bot import find_module
 
     spec = find_module(top)
     if spec is not None and spec.submodule_search_locations:

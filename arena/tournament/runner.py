@@ -38,18 +38,19 @@ from rich.progress import (
 from rich.text import Text
 
 from arena import safe_yaml
-from arena.bot import BotSpec
-from arena.config import Config
 from arena.errors import BadInput
 from arena.records import GameRecord, drop_torn_tail, read_games
-from arena.referee import Clock, FaultPolicy, Isolation, Referee, Seat, make_seat
-from arena.sandbox import harden_self
-from arena.schedule import Pairing, Schedule, make_schedule
-from arena.seat import Limits
-from arena.startup import check_bots_start
+from arena.referee import Clock, FaultPolicy, Referee
+from arena.seats.bot import BotSpec
+from arena.seats.make import Isolation, Seat, make_seat
+from arena.seats.sandbox import harden_self
+from arena.seats.seat import Limits
+from arena.seats.startup import check_bots_start
+from arena.tournament.config import Config
+from arena.tournament.schedule import Pairing, Schedule, make_schedule
 from arena.variants import find_variant
 
-log = logging.getLogger("arena.tournament")
+log = logging.getLogger("arena.tournament.runner")
 LOCK = "arena.lock"  # held by the arena run writing the folder
 LOG_BYTES = 64 << 20  # arena.log, then arena.log.1: at most twice this on disk
 

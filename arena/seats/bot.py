@@ -1,0 +1,189 @@
+"""The bot interface and loading bots from ``package.module:Class`` or ``path/file.py:Class``.
+
+A bot is any object with ``draw(view)`` and ``play(view)``; each may answer with an action
+object or its text (``"stock"``, ``"discard KS"``). Optional hooks: ``start_game(info)``,
+``end_round(summary)``, ``end_game(totals)``. One bot instance plays one game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib.machinery import ModuleSpec, PathFinder
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from arena.actions import Draw, Play
+from arena.engine.view import RoundSummary, View
+from arena.errors import BadInput
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Told to a bot before the first decision: its seat, the table, and a seed of its own."""
+
+    seat: int
+    players: int
+    variant: str
+    options: Mapping[str, Any]
+    seed: int
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What the referee needs from a bot; the hooks are optional."""
+
+    def draw(self, view: View) -> Draw | str: ...
+
+    def play(self, view: View) -> Play | str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """How to make a bot: a name for tables, and a Python class (``target``, with keyword
+    ``params``) or a ``command`` that speaks the JSON-lines protocol (docs/protocol.md)."""
+
+    name: str
+    target: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    command: tuple[str, ...] | None = None
+    read: tuple[str, ...] = ()  # more paths the confined bot may read (docs/protocol.md)
+    write: tuple[str, ...] = ()  # paths it may write (e.g. a bot that learns across games)
+    network: bool = False  # confined bots have no network unless given it
+    variables: Mapping[str, str] = field(default_factory=dict)  # env: for its process
+    origin: str = field(default="", compare=False)  # where it was named: "file.yaml:9: bots[1]"
+
+    def make(self) -> Bot:
+        """A fresh instance for one game (Python bots only)."""
+        if self.command is not None:
+            raise BadInput(f"bot {self.name!r} is a command; it runs in its own process")
+        instance: Bot = load_class(self.target)(**self.params)
+        return instance
+
+    def env(self) -> dict[str, str]:
+        """Environment additions for the bot's process: the installed ``arena`` (and the
+        built-in bots) on the import path first, and the variables its config names."""
+        return {"PYTHONPATH": str(ARENA_ROOT), **self.variables}
+
+    def source_files(self) -> list[Path]:
+        """The files a change of the bot shows in: the module or file its target names, or
+        the files its command line names. Found without importing anything of the bot."""
+        if self.command is not None:
+            return [Path(a) for a in self.command if Path(a).is_file()]
+        where = self.target.rpartition(":")[0]
+        if not where.endswith(".py"):
+            return [module_file(where)]
+        if not Path(where).is_file():
+            raise BadInput(f"no file {where!r}")
+        return [Path(where)]
+
+    def source_hash(self) -> str:
+        """A short hash of the bot's source, so a changed bot is noticed on resume; read from
+        its files, never by importing it (that would run the bot's code here)."""
+        named = " ".join(self.command) if self.command is not None else self.target
+        texts = [f.read_text(errors="replace") for f in self.source_files()]
+        return hashlib.sha256("\n".join([named, *texts]).encode()).hexdigest()[:16]
+
+
+ARENA_ROOT = Path(__file__).resolve().parents[2]  # holds arena/ and the built-in bots/
+RESERVED = ("arena", "bots")  # always the installed packages, never a folder of that name
+
+
+def bot_import_path() -> list[str]:
+    """Where a bot's own modules are found: the folder bots are run from, then PYTHONPATH;
+    the host puts them after the installed packages (``python -m arena.seats.host --path``)."""
+    return [os.getcwd(), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+
+
+def _search_path(top: str) -> list[str]:
+    """The import path of a bot's host, for a top-level name: the installed packages first
+    (and only them for ``arena`` and ``bots``), then the bot's own folders."""
+    if top in RESERVED:
+        return [str(ARENA_ROOT)]
+    here = {"", os.getcwd()}
+    return [str(ARENA_ROOT), *(p for p in sys.path if p not in here), *bot_import_path()]
+
+
+def find_module(name: str) -> ModuleSpec | None:
+    """Where module ``a.b.c`` is, found part by part without importing it or the packages
+    above it (importing would run their code), as a bot's host would look for it."""
+    spec = None
+    locations: list[str] | None = _search_path(name.partition(".")[0])
+    for depth in range(1, name.count(".") + 2):
+        if locations is None:
+            return None  # a part above is a module, not a package
+        part = ".".join(name.split(".")[:depth])
+        spec = PathFinder.find_spec(part, locations)
+        if spec is None and depth == 1:
+            with contextlib.suppress(ImportError, ValueError):  # e.g. an editable install
+                spec = importlib.util.find_spec(part)  # a top-level name imports nothing
+        if spec is None:
+            return None
+        found = spec.submodule_search_locations
+        locations = None if found is None else list(found)
+    return spec
+
+
+def module_file(name: str) -> Path:
+    """The source file of module ``name`` (a package's ``__init__.py``), found without
+    importing it."""
+    spec = find_module(name)
+    if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+        raise BadInput(f"no module {name!r} found in {os.getcwd()}, PYTHONPATH or the "
+                       "installed packages")
+    return Path(spec.origin)
+
+
+_loaded: dict[str, Callable[..., Bot]] = {}
+
+
+def load_class(target: str) -> Callable[..., Bot]:
+    """Import ``package.module:Class`` or ``path/to/file.py:Class`` (cached per process)."""
+    if target in _loaded:
+        return _loaded[target]
+    where, sep, attr = target.rpartition(":")
+    if not sep or not where or not attr:
+        raise BadInput(f"bad bot {target!r}: expected 'package.module:Class' or 'file.py:Class'")
+    try:
+        module = _import_file(where) if where.endswith(".py") else importlib.import_module(where)
+    except Exception as exc:  # a bot's import may raise anything: report it in one line
+        raise BadInput(f"bad bot {target!r}: cannot import {where!r} "
+                       f"({type(exc).__name__}: {exc})") from exc
+    cls = getattr(module, attr, None)
+    if cls is None or not callable(cls):
+        raise BadInput(f"bad bot {target!r}: {where!r} has no class {attr!r}")
+    for method in ("draw", "play"):
+        if not callable(getattr(cls, method, None)):
+            raise BadInput(f"bad bot {target!r}: class {attr!r} has no {method}(view) method")
+    _loaded[target] = cls
+    return cls  # type: ignore[no-any-return]
+
+
+def _import_file(path: str) -> Any:
+    """Import a bot from a file path, under a module name derived from the path."""
+    file = Path(path).resolve()
+    if not file.is_file():
+        raise ImportError(f"no file {path}")
+    name = "arena_bot_" + hashlib.sha256(str(file).encode()).hexdigest()[:12]
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, file)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def call_hook(bot: object, hook: str, arg: GameInfo | RoundSummary | tuple[int, ...]) -> None:
+    """Call an optional hook if the bot defines it."""
+    method = getattr(bot, hook, None)
+    if callable(method):
+        method(arg)

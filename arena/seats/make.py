@@ -1,0 +1,64 @@
+"""The one place a seat is made: in this process (trusted) or in its own, confined where
+the machine allows it, running a command bot or the Python host."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from pathlib import Path
+from typing import Literal, Protocol
+
+from arena.engine.view import RoundSummary, View
+from arena.seats import confine
+from arena.seats.bot import BotSpec, GameInfo
+from arena.seats.process import ProcessSeat, host_command
+from arena.seats.sandbox import harden_self
+from arena.seats.seat import Answer, Confinement, InProcessSeat, Limits
+
+log = logging.getLogger("arena.referee")
+Isolation = Literal["process", "inprocess"]
+
+
+class Seat(Protocol):
+    """What the referee needs from a seat (in-process or isolated)."""
+
+    def begin(self, info: GameInfo) -> str | None: ...
+
+    def ready(self) -> str | None: ...
+
+    def ask(self, view: View, limit_ms: int) -> Answer: ...
+
+    def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None: ...
+
+    def close(self) -> None: ...
+
+
+def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = None,
+              stderr_dir: Path | None = None) -> Seat:
+    """An in-process seat, or an isolated one running the bot's command or Python host."""
+    stderr = None if stderr_dir is None else Path(stderr_dir) / f"{spec.name}.stderr.log"
+    if isolation == "inprocess" and spec.command is None:
+        return InProcessSeat(spec, stderr=stderr)
+    harden_self()  # the bot may not read this process's memory (it holds every hand)
+    command = list(spec.command) if spec.command is not None else host_command(spec)
+    return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),
+                       confinement=confinement(spec),
+                       new_process_each_game=spec.command is not None)  # no host to fork it
+
+
+def confinement(spec: BotSpec) -> Confinement | None:
+    """What the bot's confined process may read and write; None where this machine cannot
+    confine a process (a warning says so once)."""
+    why = confine.problem()
+    if why is not None:
+        _warn_unconfined(why)
+        return None
+    own = confine.command_paths(list(spec.command)) if spec.command is not None else \
+        [*confine.python_paths(), *confine.module_paths(spec.target)]
+    return Confinement(read=(*own, *spec.read), write=spec.write, network=spec.network)
+
+
+@functools.cache
+def _warn_unconfined(why: str) -> None:
+    log.warning("bots run unconfined (%s): a bot can read your files and signal your "
+                "processes; run only bots you trust (docs/protocol.md)", why)

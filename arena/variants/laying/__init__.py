@@ -1,0 +1,2 @@
+"""The laying family (Rummy 51, Moroccan rummy): combinations on the table, a play checked
+whole, going out at once, the turn both variants play."""
