@@ -24,7 +24,7 @@ class BadInput(ArenaError, ValueError):
 
 
 class IllegalAction(ArenaError):
-    """A bot's answer that breaks a rule; ``rule`` is the RULES.md ID it breaks."""
+    """A bot's answer that breaks a rule; ``rule`` is the rule ID (docs/rules.md) it breaks."""
 
     def __init__(self, message: str, *, rule: str) -> None:
         super().__init__(f"{rule}: {message}")

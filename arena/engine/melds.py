@@ -30,7 +30,7 @@ INF = 1 << 30
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MeldRules:
-    """What a combination may be in one variant; ``rule_*`` are the RULES.md IDs to cite."""
+    """What a combination may be in one variant; ``rule_*`` are the rule IDs to cite."""
 
     ace_high: bool = True
     max_wilds: int = 13

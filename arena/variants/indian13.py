@@ -1,4 +1,4 @@
-"""Indian Rummy, 13 cards (RULES.md section IND): indicator wilds, pure sequence, 80 cap."""
+"""Indian Rummy, 13 cards (docs/rules.md, section IND): indicator wilds, pure sequence, 80 cap."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Moroccan rummy (RULES.md section MAR), in its Tallaj and Simple modes.
+"""Moroccan rummy (docs/rules.md, section MAR), in its Tallaj and Simple modes.
 
 Tallaj: fourteen cards each, fifteen to the dealer. A first lay-down needs 71 from joker-free
 (franc) combinations, with a franc tierce and a franc suite; later ones need more than the

@@ -1,4 +1,4 @@
-"""Rummy 51 (Rami 51) and Rummy 71 (RULES.md section R51): open with 51, then lay freely.
+"""Rummy 51 (Rami 51) and Rummy 71 (docs/rules.md, section R51): open with 51, then lay freely.
 
 Fourteen cards each, fifteen to the dealer, whose first discard is the tournante. A player's
 first lay-down (his opening) must count the threshold; from then on he lays new

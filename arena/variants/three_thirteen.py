@@ -1,4 +1,4 @@
-"""Three-Thirteen (RULES.md section TT): 11 rounds of 3 to 13 cards, a new wild rank each round.
+"""Three-Thirteen (docs/rules.md, section TT): 11 rounds of 3 to 13 cards, a new wild rank.
 
 >>> from arena.cards import parse_cards
 >>> hand = parse_cards("2C 3C 4C 6D KS QH")
