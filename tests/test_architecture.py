@@ -1,0 +1,51 @@
+"""The house's shape holds: imports run only down the wings, and no wing names a variant."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ARENA = Path(__file__).parent.parent / "arena"
+# from the top floor down: a module may import only from its own wing or one listed after it
+FLOORS = ("arena.cli", "arena.tournament", "arena.referee", "arena.ratings", "arena.seats",
+          "arena.records", "arena.advice", "arena.variants", "arena.engine", "arena.safe_yaml",
+          "arena.actions", "arena.cards", "arena.errors")
+FACES = {"arena.view": "arena.engine", "arena.bot": "arena.seats"}  # bot authors' paths
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ARENA.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def wing(module: str) -> int:
+    """The floor of a module: the index of the wing it belongs to (0 is the top)."""
+    module = FACES.get(module, module)
+    return next(i for i, w in enumerate(FLOORS) if module == w or module.startswith(w + "."))
+
+
+def imports(path: Path) -> list[str]:
+    """The arena modules a file imports, at any depth of its code."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("arena"):
+            found += [node.module] if node.module != "arena" else \
+                [f"arena.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("arena")]
+    return found
+
+
+def test_imports_run_only_down_the_wings() -> None:
+    """An import that runs back up a floor makes a circle waiting to happen."""
+    modules = [p for p in sorted(ARENA.rglob("*.py")) if p != ARENA / "__init__.py"]
+    upward = [f"{module_name(p)} -> {target}" for p in modules
+              for target in imports(p) if wing(target) < wing(module_name(p))]
+    assert not upward, "imports that run back up:\n" + "\n".join(upward)
+
+
+def test_every_module_has_a_floor() -> None:
+    """A new top-level module must take its place in FLOORS, and so in the house's plan."""
+    for path in ARENA.rglob("*.py"):
+        if path != ARENA / "__init__.py":
+            wing(module_name(path))  # raises StopIteration for a module of no wing
