@@ -17,23 +17,18 @@ from arena.engine.rules import LayingRules
 from arena.engine.view import TableMeld, View
 from arena.errors import BadInput, IllegalAction
 from arena.variants import indian13, three_thirteen
-from arena.variants.laying.game import (
+from arena.variants.laying.hand import franc_tierces, placed_meld, whole_hand
+from arena.variants.laying.play import check_rights, lay_cards, opening_count, placed_cards
+from arena.variants.laying.table import (
     add_to_meld,
     build_meld,
-    check_rights,
-    franc_tierces,
     is_set,
     joker_readings,
-    lay_cards,
     may_fit,
     meld_points,
-    opening_count,
-    placed_cards,
-    placed_meld,
     resolved,
     take_back,
     takes_back,
-    whole_hand,
 )
 
 PointsFn = Callable[[Sequence[Card], WildSpec, "int | None"], int]

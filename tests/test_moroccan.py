@@ -37,7 +37,8 @@ from arena.referee import play_game
 from arena.seats.bot import BotSpec
 from arena.seats.protocol import ViewDecoder, encode_view
 from arena.variants import find_variant
-from arena.variants.laying.game import LayingRules, build_meld, meld_points, resolved, take_back
+from arena.variants.laying.game import LayingRules
+from arena.variants.laying.table import build_meld, meld_points, resolved, take_back
 from arena.variants.moroccan import Moroccan
 
 MAR_DECK = Counter(deck(decks=2, jokers=4))

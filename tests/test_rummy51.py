@@ -39,15 +39,15 @@ from arena.referee import Clock, FaultPolicy, play_game
 from arena.seats.bot import BotSpec
 from arena.seats.protocol import ViewDecoder, encode_view
 from arena.variants import find_variant
-from arena.variants.laying.game import (
-    LayingRules,
+from arena.variants.laying.game import LayingRules
+from arena.variants.laying.hand import whole_hand
+from arena.variants.laying.table import (
     add_to_meld,
     build_meld,
     joker_readings,
     meld_points,
     resolved,
     take_back,
-    whole_hand,
 )
 from arena.variants.rummy51 import Rummy51
 
