@@ -22,8 +22,9 @@ from typing import TypeVar
 import _harness
 import numpy as np
 
-from arena.ratings.bradley_terry import ELO_SCALE, RESAMPLES, openskill_ordinals, rate
+from arena.ratings.bradley_terry import ELO_SCALE, RESAMPLES, rate
 from arena.ratings.leaderboard import render, standings
+from arena.ratings.openskill import openskill_ordinals
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, read_games
 
 T = TypeVar("T")

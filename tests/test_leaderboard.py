@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from arena.cli.app import app
 from arena.errors import BadInput
-from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo, pairwise
+from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
+from arena.ratings.comparisons import pairwise
 from arena.ratings.leaderboard import FORMATS, HEADERS, Standing, render, standings
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
 

@@ -24,15 +24,12 @@ from arena.ratings.bradley_terry import (
     ELO_SCALE,
     MIN_UNITS,
     _estimate,
-    _fast_path_works,
     bradley_terry_elo,
     fit_strengths,
-    openskill_ordinals,
-    pairwise,
     rate,
-    seats_of,
     t_quantile,
 )
+from arena.ratings.comparisons import pairwise, seats_of
 from arena.ratings.leaderboard import (
     head_to_head,
     parse_anchor,
@@ -41,6 +38,7 @@ from arena.ratings.leaderboard import (
     standings,
     stored_anchor,
 )
+from arena.ratings.openskill import _fast_path_works, openskill_ordinals
 from arena.records import GameRecord, SeatRecord
 from arena.tournament.config import load_config
 

@@ -1,30 +1,32 @@
-"""Ratings from game records: one joint Bradley-Terry fit, bootstrap intervals, openskill.
+"""Ratings from game records: one joint Bradley-Terry fit and its bootstrap intervals.
 
-Every pair of seats at a table is one comparison: the lower total wins, equal totals tie (half
-a win each way). The Elo of a bot is its log-strength in the maximum-likelihood Bradley-Terry
-model fitted jointly to every comparison (Bradley & Terry 1952; Hunter 2004, Ann. Statist.
-32(1)), on the scale 400 / ln 10 per unit, mean 1500 (or a named bot fixed by an anchor). A
-virtual opponent of log-strength 0, met once with a tie by every bot, keeps unbeaten or
-winless bots finite. Intervals come from resampling whole games, or whole duplicate sets
-when the records carry them, and refitting. Everything depends on the set of records only,
-never on the order they finished; the formulas are in ``docs/statistics.md``.
+The Elo of a bot is its log-strength in the maximum-likelihood Bradley-Terry model fitted
+jointly to every comparison (Bradley & Terry 1952; Hunter 2004, Ann. Statist. 32(1)), on the
+scale 400 / ln 10 per unit, mean 1500 (or a named bot fixed by an anchor). A virtual
+opponent of log-strength 0, met once with a tie by every bot, keeps unbeaten or winless bots
+finite. Intervals come from resampling whole games, or whole duplicate sets when the records
+carry them, and refitting. Everything depends on the set of records only, never on the order
+they finished; the formulas are in ``docs/statistics.md``.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from statistics import NormalDist
 
 import numpy as np
-from numpy.typing import NDArray
-from openskill.models import PlackettLuce, PlackettLuceRating
 from threadpoolctl import threadpool_limits
 
+from arena.ratings.comparisons import (
+    Floats,
+    Ints,
+    Seats,
+    Teams,
+    seats_of,
+)
 from arena.records import GameRecord
 
 ELO_SCALE = 400 / math.log(10)
@@ -36,162 +38,6 @@ MIN_UNITS = 5  # fewer duplicate sets (or games) than this: no interval, no LOS.
 # the 95% interval by sets (bench/coverage.py): 86% at 2, 93% at 3, 95% at 5 and 10
 _CHUNK_CELLS = 4_000_000  # resample counts held at once (resamples x units)
 
-Floats = NDArray[np.float64]
-Ints = NDArray[np.int64]
-Teams = Sequence[int] | None  # a team label per seat (R51 2 v 2: (0, 1, 0, 1)); None: alone
-
-
-# ----------------------------------------------------------------------- the comparisons
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Seats:
-    """Records flattened to arrays: one entry per seat, per comparison and per meeting
-    pattern. Every sum over them is exact (integers and halves) and units are numbered by
-    their sorted keys, so the order of the records cannot change a result."""
-
-    names: tuple[str, ...]
-    units: int  # resampling units: duplicate sets, or games without one
-    seat_unit: Ints
-    seat_bot: Ints
-    seat_points: Floats
-    first: Ints  # per comparison: the two bots, first's score (1, 0.5, 0) and its unit
-    second: Ints
-    score: Floats
-    cmp_unit: Ints
-    patterns: Floats  # pattern x (n * n): how often a met b (a < b) in one game
-    entry_unit: Ints  # (pattern, unit) entries with their number of games, by pattern
-    entry_games: Floats
-    pattern_starts: Ints  # where each pattern's entries start
-
-
-def unit_key(record: GameRecord) -> str:
-    """The resampling unit of a record: its duplicate set, or the game itself."""
-    return f"d:{record.dup_set}" if record.dup_set else f"g:{record.id}"
-
-
-def seats_of(records: Sequence[GameRecord], *, teams: Teams = None) -> Seats:
-    """Flatten records into the arrays every statistic is computed from."""
-    names = tuple(sorted({s.bot for r in records for s in r.seats}))
-    index = {b: i for i, b in enumerate(names)}
-    keys = [unit_key(r) for r in records]
-    unit_of = {k: i for i, k in enumerate(sorted(set(keys)))}
-    sizes = np.array([len(r.seats) for r in records], dtype=np.int64)
-    game_unit = np.array([unit_of[k] for k in keys], dtype=np.int64)
-    seat_bot = np.array([index[s.bot] for r in records for s in r.seats], dtype=np.int64)
-    seat_points = np.array([t for r in records for t in r.totals], dtype=np.float64)
-    seat_game = np.repeat(np.arange(len(records)), sizes)
-    groups = []
-    for k in np.unique(sizes).tolist():
-        games = np.flatnonzero(sizes == k)
-        chosen = np.isin(seat_game, games)  # their seats, game by game
-        groups.append(_compare(seat_bot[chosen].reshape(-1, k),
-                               seat_points[chosen].reshape(-1, k), game_unit[games],
-                               len(names), teams))
-    comparisons = [np.concatenate([g[i] for g in groups]) if groups else np.zeros(0)
-                   for i in range(4)]
-    patterns, entries = _meeting_patterns(groups, len(names), len(unit_of))
-    return Seats(names=names, units=len(unit_of), seat_unit=game_unit[seat_game],
-                 seat_bot=seat_bot, seat_points=seat_points,
-                 first=comparisons[0].astype(np.int64),
-                 second=comparisons[1].astype(np.int64), score=comparisons[2],
-                 cmp_unit=comparisons[3].astype(np.int64), patterns=patterns,
-                 entry_unit=entries[0], entry_games=entries[1].astype(np.float64),
-                 pattern_starts=entries[2])
-
-
-_Group = tuple[Ints, Ints, Floats, Ints, Ints, Ints]
-
-
-def _compare(bots: Ints, totals: Floats, units: Ints, n: int, teams: Teams) -> _Group:
-    """Every comparison in games of one table size: (first, second, first's score, unit),
-    then the games' units and meeting patterns. Partners are not compared, and each
-    carries its team's result (the mean of the partners' totals)."""
-    k = bots.shape[1]
-    if teams is not None:
-        if len(teams) != k:
-            raise ValueError(f"a team map of {len(teams)} seats for {k}-seat games")
-        labels = np.asarray(teams)
-        same = (labels[:, None] == labels[None, :]).astype(np.float64)
-        totals = totals @ (same / same.sum(axis=0))
-    pairs = [(s, t) for s in range(k) for t in range(s + 1, k)
-             if teams is None or teams[s] != teams[t]]
-    s_idx = np.array([s for s, _ in pairs], dtype=np.int64)
-    t_idx = np.array([t for _, t in pairs], dtype=np.int64)
-    a, b = bots[:, s_idx], bots[:, t_idx]
-    ta, tb = totals[:, s_idx], totals[:, t_idx]
-    score = (ta < tb) + 0.5 * (ta == tb)
-    met = a != b
-    pattern = np.where(met, np.minimum(a, b) * n + np.maximum(a, b), -1)
-    pattern.sort(axis=1)
-    cmp_unit = np.broadcast_to(units[:, None], a.shape)
-    return a[met], b[met], score[met].astype(np.float64), cmp_unit[met], units, pattern
-
-
-def _meeting_patterns(groups: list[_Group], n: int, units: int
-                      ) -> tuple[Floats, tuple[Ints, Ints, Ints]]:
-    """Who met whom in a game, as few distinct patterns (usually one per table), and how
-    many games of each pattern every unit holds: meetings under any weighting of the units
-    then cost one product, not a pass over every game."""
-    matrices: list[Floats] = []
-    game_pattern: list[Ints] = []
-    for group in groups:
-        unique, inverse = _distinct_rows(group[5])
-        matrix = np.zeros((len(unique), n * n))
-        for i, row in enumerate(unique):
-            matrix[i] = np.bincount(row[row >= 0], minlength=n * n)
-        game_pattern.append(inverse + sum(len(m) for m in matrices))
-        matrices.append(matrix)
-    if not groups:
-        empty = np.zeros(0, dtype=np.int64)
-        return np.zeros((0, n * n)), (empty, empty, empty)
-    key = np.concatenate(game_pattern) * units + np.concatenate([g[4] for g in groups])
-    entries, games = np.unique(key, return_counts=True)
-    pattern, unit = np.divmod(entries, units)
-    starts = np.searchsorted(pattern, np.arange(sum(len(m) for m in matrices)))
-    return np.concatenate(matrices), (unit, games, starts)
-
-
-def _distinct_rows(rows: Ints) -> tuple[Ints, Ints]:
-    """The distinct rows of a small-integer matrix, and each row's index among them."""
-    width = rows.shape[1]
-    base = int(rows.max()) + 2 if rows.size else 1
-    if base ** width < 2 ** 62:  # one exact integer code per row: a fast 1-D unique
-        codes = (rows + 1) @ (base ** np.arange(width, dtype=np.int64))
-        _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-        return rows[first], inverse.ravel()
-    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-    return unique, inverse.ravel()
-
-
-def pairwise(games: Iterable[tuple[Sequence[str], Sequence[int]]], *, teams: Teams = None
-             ) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], int]]:
-    """Wins (ties as halves) and meetings for every ordered pair of bots, from (bots, totals).
-
-    With ``teams`` (a team label per seat), partners are not compared and both carry their
-    team's result against each opponent.
-    """
-    wins: dict[tuple[str, str], float] = defaultdict(float)
-    meets: dict[tuple[str, str], int] = defaultdict(int)
-    for bots, totals in games:
-        labels = teams if teams is not None else range(len(bots))
-        team_total = {t: _mean([x for x, u in zip(totals, labels, strict=True) if u == t])
-                      for t in labels}
-        for i, a in enumerate(bots):
-            for j in range(i + 1, len(bots)):
-                b = bots[j]
-                if a == b or labels[i] == labels[j]:
-                    continue
-                ta, tb = team_total[labels[i]], team_total[labels[j]]
-                score = 1.0 if ta < tb else 0.5 if ta == tb else 0.0
-                wins[(a, b)] += score
-                wins[(b, a)] += 1.0 - score
-                meets[(a, b)] += 1
-                meets[(b, a)] += 1
-    return wins, meets
-
-
-# ----------------------------------------------------------------------- the fit
 
 
 def _sigmoid(x: Floats) -> Floats:
@@ -247,9 +93,6 @@ def bradley_terry_elo(names: Sequence[str], wins: Mapping[tuple[str, str], float
     elo = to_elo(fit_strengths(w, m)[0], anchor=fixed,
                  at=ELO_MEAN if anchor is None else anchor[1])
     return {b: float(e) for b, e in zip(names, elo, strict=True)}
-
-
-# ----------------------------------------------------------------------- the bootstrap
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -418,93 +261,3 @@ def _score_matrix(seats: Seats) -> Floats:
 
 def _weighted_count(index: Ints, weights: Floats, size: int) -> Floats:
     return np.asarray(np.bincount(index, weights=weights, minlength=size), dtype=np.float64)
-
-
-# ----------------------------------------------------------------------- openskill
-
-
-def openskill_ordinals(games: Iterable[tuple[Sequence[str], Sequence[float]]], *,
-                       teams: Teams = None) -> dict[str, float]:
-    """The ``openskill`` Plackett-Luce model's ordinal (mu - 3 sigma) after the games, rated
-    one by one in the order given (callers sort them by game id); lower totals rank first."""
-    model = PlackettLuce()
-    ratings: dict[str, PlackettLuceRating] = {}
-    update = _rate_in_place if _fast_path_works() else _rate_public
-    for bots, totals in games:
-        for b in bots:
-            if b not in ratings:
-                ratings[b] = model.rating(name=b)
-        alone = len(set(bots)) == len(bots)
-        # a bot in several seats: each seat rates a copy, then the bot takes their mean
-        players = [ratings[b] for b in bots] if alone else \
-            [model.rating(mu=ratings[b].mu, sigma=ratings[b].sigma) for b in bots]
-        update(model, *_ranked(players, totals, teams))
-        if not alone:
-            for b in set(bots):
-                mine = [p for p, x in zip(players, bots, strict=True) if x == b]
-                ratings[b].mu = sum(p.mu for p in mine) / len(mine)
-                ratings[b].sigma = sum(p.sigma for p in mine) / len(mine)
-    return {b: float(r.ordinal()) for b, r in ratings.items()}
-
-
-def _ranked(players: list[PlackettLuceRating], totals: Sequence[float], teams: Teams
-            ) -> tuple[list[list[PlackettLuceRating]], list[float]]:
-    """Teams best first (a seat alone without a team map) with their competition ranks."""
-    if teams is None:
-        groups = [[p] for p in players]
-        result = list(totals)
-    else:
-        labels = list(dict.fromkeys(teams))
-        groups = [[p for p, t in zip(players, teams, strict=True) if t == label]
-                  for label in labels]
-        result = [_mean([x for x, t in zip(totals, teams, strict=True) if t == label])
-                  for label in labels]
-    order = sorted(range(len(groups)), key=result.__getitem__)
-    ranks: list[float] = []
-    for place, i in enumerate(order):
-        tied = place and result[i] == result[order[place - 1]]
-        ranks.append(ranks[-1] if tied else float(place + 1))
-    return [groups[i] for i in order], ranks
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
-def _rate_public(model: PlackettLuce, teams: list[list[PlackettLuceRating]],
-                 ranks: list[float]) -> None:
-    """``model.rate``, with the result copied back into the rating objects."""
-    new = model.rate(teams, ranks=ranks)
-    for old_team, new_team in zip(teams, new, strict=True):
-        for old, fresh in zip(old_team, new_team, strict=True):
-            old.mu, old.sigma = fresh.mu, fresh.sigma
-
-
-def _rate_in_place(model: PlackettLuce, teams: list[list[PlackettLuceRating]],
-                   ranks: list[float]) -> None:
-    """What ``model.rate`` does for teams already in rank order (add tau to sigma, then the
-    update) without its deep copy of every rating, which costs most of its time; used only
-    while :func:`_fast_path_works`."""
-    tau2 = model.tau * model.tau
-    for team in teams:
-        for player in team:
-            player.sigma = math.sqrt(player.sigma * player.sigma + tau2)
-    model._compute(teams=teams, ranks=ranks)
-
-
-@cache
-def _fast_path_works() -> bool:
-    """Does :func:`_rate_in_place` give exactly what the public ``rate`` gives? Checked once,
-    on games with ties and teams, so a change inside ``openskill`` falls back to ``rate``."""
-    results = []
-    for update in (_rate_public, _rate_in_place):
-        try:
-            model = PlackettLuce()
-            players = [model.rating(name=str(i)) for i in range(4)]
-            for totals in ([0, 5, 9, 20], [7, 0, 0, 30], [12, 12, 0, 3], [4, 4, 4, 4]):
-                update(model, *_ranked(players, totals, None))
-                update(model, *_ranked(players, totals, (0, 1, 0, 1)))
-            results.append([(p.mu, p.sigma) for p in players])
-        except Exception:  # the private method changed: use the public call
-            return False
-    return results[0] == results[1]

@@ -20,7 +20,9 @@ from tabulate import tabulate
 
 from arena import safe_yaml
 from arena.errors import BadInput
-from arena.ratings.bradley_terry import RESAMPLES, SEED, Ratings, Teams, openskill_ordinals, rate
+from arena.ratings.bradley_terry import RESAMPLES, SEED, Ratings, rate
+from arena.ratings.comparisons import Teams
+from arena.ratings.openskill import openskill_ordinals
 from arena.records import GameRecord
 
 FORMATS = ("plain", "github", "markdown", "csv", "json", "html")
