@@ -1,0 +1,106 @@
+"""What the commands share: one-line errors with their exit code, the options they have in
+common, bots and cards named on the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+
+from arena.cards import Card, parse_cards
+from arena.errors import ArenaError, BadInput
+from arena.seats.bot import BotSpec
+from arena.tournament.config import WORKERS
+
+BUILTIN_BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot"}
+
+
+P = ParamSpec("P")
+
+
+R = TypeVar("R")
+
+
+OptionArgs = Annotated[list[str] | None, typer.Option(
+    "-o", "--option", help="A variant option as key=value (repeatable), e.g. -o players=3.")]
+
+
+WildArg = Annotated[str | None, typer.Option(
+    "--wild", help="The IND indicator card, which sets the wild cards (e.g. 7C).")]
+
+
+RoundArg = Annotated[int | None, typer.Option(
+    "--round", min=1, max=11, help="The TT round (1-11), which sets the wild rank.")]
+
+
+JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+WorkersArg = Annotated[int | None, typer.Option(min=WORKERS.low, max=WORKERS.high,
+                                                help="Worker processes.")]
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print the error, one line per problem, and exit (2: bad input, 1: failure while
+    running)."""
+    for line in message.splitlines() or [""]:
+        typer.echo(f"arena: error: {line}", err=True)
+    raise typer.Exit(code)
+
+
+def guarded(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn the library's errors into one line and an exit code instead of a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except BadInput as exc:
+            fail(str(exc), 2)
+        except ArenaError as exc:
+            fail(str(exc), 1)
+        raise AssertionError("unreachable")
+
+    return wrapper
+
+
+def bot_spec(text: str, seat: int) -> BotSpec:
+    """A bot named on the command line: a built-in name or ``module:Class`` / ``file.py:Class``;
+    found, not imported (starting it is :func:`check_bots_start`'s job)."""
+    target = BUILTIN_BOTS.get(text, text)
+    name = text if text in BUILTIN_BOTS else text.rpartition(":")[2]
+    where, sep, cls = target.rpartition(":")
+    if not (sep and where and cls):
+        raise BadInput(f"bot {seat} {text!r}: expected 'random', 'greedy', "
+                       "'package.module:Class' or 'file.py:Class'")
+    spec = BotSpec(name, target, origin=f"bot {seat}")
+    try:
+        spec.source_files()
+    except BadInput as exc:
+        raise BadInput(f"bot {seat} {text!r}: {exc}") from exc
+    return spec
+
+
+# The calculators' card counts. No hand of any variant holds more than 15 cards (the
+# dealer's in Rummy 51 and Moroccan rummy), and the best-arrangement search grows fast with
+# each card past that: 20 leaves room for any hand a player asks about and answers within
+# about a second. No combination holds more than about 20 cards (a Three-Thirteen set of
+# every copy of one rank and every wild card): 36 is past any a player could lay down.
+MAX_HAND = 20
+
+
+MAX_MELD = 36
+
+
+def _cards(tokens: Sequence[str], most: int, what: str) -> list[Card]:
+    if not tokens:
+        raise BadInput("no cards given: expected cards such as 7H 10D JK")
+    if len(tokens) > most:
+        raise BadInput(f"{len(tokens)} cards: expected at most {most} in {what}")
+    return parse_cards(tokens)
+
+
+def _wild(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)

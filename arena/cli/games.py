@@ -1,0 +1,110 @@
+"""`arena play`: one game between bots, its result, and with -v the game turn by turn."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, cast
+
+import typer
+from tabulate import tabulate
+
+from arena.cards import format_cards
+from arena.cli.common import (
+    OptionArgs,
+    bot_spec,
+    guarded,
+)
+from arena.engine.game import Game
+from arena.engine.options import parse_option_args, resolve_options
+from arena.errors import BadInput
+from arena.records import GameRecord, parse_logged
+from arena.referee import FaultEvent, play_game
+from arena.seats.make import Isolation
+from arena.seats.startup import check_bots_start
+from arena.tournament.config import SEED
+from arena.variants import find_variant
+
+
+@guarded
+def play(
+    variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
+    bots: Annotated[list[str], typer.Argument(help="One bot per seat.")],
+    seed: Annotated[int, typer.Option(min=SEED.low, max=SEED.high,
+                                      help="Game seed (COM-4).")] = 1,
+    option: OptionArgs = None,
+    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log every turn.")] = False,
+    isolation: Annotated[str, typer.Option(
+        help="inprocess (trusted, fast) or process (each bot in its own confined process, "
+             "as in a tournament).")] = "inprocess",
+    logs: Annotated[Path | None, typer.Option(
+        help="With --isolation process: a folder for each bot's stderr log.")] = None,
+) -> None:
+    """Play one game between bots and print the result."""
+    if isolation not in ("inprocess", "process"):
+        raise BadInput(f"--isolation {isolation!r}: expected inprocess or process")
+    game_cls = find_variant(variant)
+    options = parse_option_args(option)
+    options.setdefault("players", len(bots))
+    specs = [bot_spec(b, i) for i, b in enumerate(bots)]
+    how = cast(Isolation, isolation)
+    check_bots_start(specs, variant=game_cls, options=resolve_options(
+        game_cls.name, game_cls.OPTIONS, options), isolation=how)
+    faults: list[FaultEvent] = []
+    record = play_game(game_cls, specs, seed=seed, options=options, isolation=how,
+                       stderr_dir=logs, on_fault=faults.append)
+    if verbose:
+        for line in turn_log(game_cls, record, faults):
+            typer.echo(line)
+    typer.echo(result_table(record))
+
+
+def turn_log(game_cls: type[Game], record: GameRecord,
+             faults: Sequence[FaultEvent] = ()) -> list[str]:
+    """A readable turn-by-turn account, rebuilt by replaying the record; each fault (with
+    what the bot said, such as its traceback) just before the action played for it."""
+    game = game_cls(seed=record.seed, options=record.options)
+    names = [s.bot for s in record.seats]
+    lines = [_round_header(game)]
+    for at, text in enumerate(record.actions):
+        for fault in (f for f in faults if f.at == at):
+            lines += _fault_lines(fault, names[fault.seat])
+        seat, action = parse_logged(text)
+        before = game.round
+        drawn_hand = list(game.hands[seat])
+        game.apply(action)
+        who = f"seat {seat} ({names[seat]})"
+        if str(action) in ("stock", "discard", "tournante"):
+            got = game.hands[seat][-1] if game.round == before and game.hands[seat] else None
+            lines.append(f"  {who} draws {got} from the {action}")
+        else:
+            lines.append(f"  {who} {action}   [hand was {format_cards(drawn_hand)}]")
+        if game.round != before or game.finished:
+            result = game.results[-1]
+            lines.append(f"  round {result.round} ends ({result.reason}): penalties "
+                         f"{list(result.penalties)}, totals {list(game.totals)}")
+            if not game.finished:
+                lines.append(_round_header(game))
+    return lines
+
+
+def _fault_lines(fault: FaultEvent, name: str) -> list[str]:
+    first, *rest = fault.detail.splitlines() or [""]
+    return [f"  seat {fault.seat} ({name}) fault: {fault.kind}, {first}",
+            *(f"    | {line}" for line in rest)]
+
+
+def _round_header(game: Game) -> str:
+    hands = "; ".join(f"{i}: {format_cards(h)}" for i, h in enumerate(game.hands))
+    extra = f", indicator {game.indicator()}" if game.indicator() else ""
+    rank = f", wild rank {game.wild_rank()}" if game.wild_rank() else ""
+    return f"round {game.round}, dealer {game.dealer}{extra}{rank}\n  hands {hands}"
+
+
+def result_table(record: GameRecord) -> str:
+    """Seats, bots, round penalties, totals and ranks."""
+    rows = [[seat, s.bot, *(r.penalties[seat] for r in record.rounds), record.totals[seat],
+             record.ranks[seat], sum(s.faults.values())] for seat, s in enumerate(record.seats)]
+    heads = ["seat", "bot", *(f"r{r.round}" for r in record.rounds), "total", "rank", "faults"]
+    ends = ", ".join(f"r{r.round}: {r.reason}" for r in record.rounds)
+    return f"{record.variant} seed {record.seed} ({ends})\n" + tabulate(rows, heads)

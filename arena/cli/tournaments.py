@@ -1,0 +1,142 @@
+"""Tournaments from the command line: `arena run`, `validate`, `leaderboard`, `sprt`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli.common import (
+    WorkersArg,
+    fail,
+    guarded,
+)
+from arena.errors import BadInput
+from arena.ratings.leaderboard import (
+    faulty_bots,
+    head_to_head,
+    parse_anchor,
+    render,
+    render_h2h,
+    standings,
+    stored_anchor,
+)
+from arena.records import GameRecord, read_games
+from arena.seats import confine
+from arena.tournament.config import GAMES, MAX_GAMES, SEED, Config, load_config
+from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
+from arena.tournament.sprt_run import Sprt, run_sprt
+
+
+@guarded
+def run(
+    config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
+    workers: WorkersArg = None,
+    games: Annotated[int | None, typer.Option(min=GAMES.low, max=GAMES.high,
+                                              help="Games per table.")] = None,
+    seed: Annotated[int | None, typer.Option(min=SEED.low, max=SEED.high,
+                                             help="Tournament seed.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Results folder (default: results).")] = None,
+    fresh: Annotated[bool, typer.Option(help="Discard earlier results of this config.")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="Leaderboard format.")] = "plain",
+) -> None:
+    """Play a tournament (resuming one that was stopped) and print the leaderboard."""
+    cfg = load_config(config, overrides={"workers": workers, "games": games, "seed": seed,
+                                         "output": out})
+    render(standings([]), fmt)  # reject a bad --format before playing
+    _warn_if_unconfined(cfg)
+    try:
+        played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        fail(f"stopped; every finished game is kept in {cfg.results_dir}/games.jsonl. "
+             f"Run the same command again to resume.", 130)
+    records = read_games(cfg.results_dir / "games.jsonl")
+    typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
+    typer.echo(render(standings(records, anchor=cfg.anchor), fmt))
+    _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
+    """Say on the console which bots faulted on most of their decisions, and where their
+    tracebacks are: a broken bot is otherwise seen only as a weak one."""
+    for bot in faulty_bots(records):
+        share = bot.faults / max(bot.decisions, 1)
+        typer.echo(f"arena: warning: bot {bot.bot!r} faulted on {min(share, 1):.0%} of its "
+                   f"decisions ({bot.faults} faults, mostly {bot.most_common}); see "
+                   f"{logs / (bot.bot + '.stderr.log')}", err=True)
+
+
+def _warn_if_unconfined(cfg: Config) -> None:
+    """Say on the console, not only in the log, that bots will not be confined here."""
+    uses_processes = cfg.isolation == "process" or any(b.command for b in cfg.bots)
+    why = confine.problem() if uses_processes else None
+    if why is not None:
+        typer.echo(f"arena: warning: bots run unconfined ({why}): they can read your files "
+                   "and signal your processes; run only bots you trust", err=True)
+
+
+@guarded
+def validate(
+    config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
+) -> None:
+    """Check a config without playing: options and format are valid, every bot starts
+    (launched as its games will launch it)."""
+    cfg = load_config(config)
+    check_config_bots(cfg)
+    total = len(schedule_for(cfg))
+    typer.echo(f"{config}: ok: {cfg.variant} with {len(cfg.bots)} bots, {total} games "
+               f"at {cfg.players}-seat tables, {cfg.workers} workers")
+
+
+@guarded
+def leaderboard(
+    results: Annotated[Path, typer.Argument(help="A results folder (with games.jsonl).")],
+    fmt: Annotated[str, typer.Option("--format", help="plain, github, markdown, csv, "
+                                     "json or html.")] = "plain",
+    h2h: Annotated[bool, typer.Option("--h2h", help="Print the head-to-head table instead: "
+                                      "each pair's score (wins, ties half) and games.")] = False,
+    anchor: Annotated[str | None, typer.Option(help="Fix one bot's Elo, NAME=ELO (default: "
+                                               "the config's rating.anchor, else mean "
+                                               "1500).")] = None,
+) -> None:
+    """Print the leaderboard of a results folder, computed from games.jsonl alone."""
+    games = results / "games.jsonl" if results.is_dir() else results
+    if not games.is_file():
+        raise BadInput(f"{results}: no games.jsonl here")
+    render(standings([]), fmt)  # the arguments first: a warning of read_games is no error
+    fixed = None if h2h else parse_anchor(anchor) if anchor else stored_anchor(games.parent)
+    records = read_games(games)
+    if h2h:
+        typer.echo(render_h2h(head_to_head(records), fmt))
+        return
+    typer.echo(render(standings(records, anchor=fixed), fmt))
+
+
+@guarded
+def sprt(
+    config: Annotated[Path, typer.Argument(help="A tournament's YAML file: variant, options "
+                                           "(players), bots, seed, workers.")],
+    candidate: Annotated[str, typer.Option(help="The bot that may be stronger (A).")],
+    baseline: Annotated[str, typer.Option(help="The bot to beat (B).")],
+    elo0: Annotated[float, typer.Option(help="H0: A is this much stronger (Elo).")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="H1: A is this much stronger (Elo).")] = 10.0,
+    alpha: Annotated[float, typer.Option(help="Risk of accepting H1 under H0.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Risk of accepting H0 under H1.")] = 0.05,
+    max_games: Annotated[int | None, typer.Option(min=1, max=MAX_GAMES,
+                                                  help="Stop undecided (exit 3) after this "
+                                                  "many games.")] = None,
+    filler: Annotated[str | None, typer.Option(help="The bot in seats beyond two "
+                                               "(default: the baseline).")] = None,
+    workers: WorkersArg = None,
+) -> None:
+    """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
+    until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
+    cfg = load_config(config, overrides={"workers": workers})
+    _warn_if_unconfined(cfg)
+    verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
+                       candidate=candidate, baseline=baseline, filler=filler,
+                       max_games=max_games, report=typer.echo)
+    raise typer.Exit(verdict.exit_code)
