@@ -23,8 +23,9 @@ import _harness
 import numpy as np
 
 from arena.ratings.bradley_terry import ELO_SCALE, RESAMPLES, rate
-from arena.ratings.leaderboard import render, standings
+from arena.ratings.leaderboard import standings
 from arena.ratings.openskill import openskill_ordinals
+from arena.ratings.render import render
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, read_games
 
 T = TypeVar("T")

@@ -16,7 +16,8 @@ from arena.cli.app import app
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
 from arena.ratings.comparisons import pairwise
-from arena.ratings.leaderboard import FORMATS, HEADERS, Standing, render, standings
+from arena.ratings.leaderboard import Standing, standings
+from arena.ratings.render import FORMATS, HEADERS, render
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
 
 runner = CliRunner()

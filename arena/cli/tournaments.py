@@ -19,11 +19,10 @@ from arena.ratings.leaderboard import (
     faulty_bots,
     head_to_head,
     parse_anchor,
-    render,
-    render_h2h,
     standings,
     stored_anchor,
 )
+from arena.ratings.render import render, render_h2h
 from arena.records import GameRecord, read_games
 from arena.seats import confine
 from arena.tournament.config import GAMES, MAX_GAMES, SEED, Config, load_config
