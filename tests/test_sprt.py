@@ -15,8 +15,7 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_SCALE
-from arena.records import GameRecord, SeatRecord
-from arena.tournament.sprt_run import (
+from arena.ratings.sprt import (
     MIN_SETS,
     Scores,
     Sprt,
@@ -26,8 +25,9 @@ from arena.tournament.sprt_run import (
     expected_score,
     llr,
     set_score,
-    sprt_pairings,
 )
+from arena.records import GameRecord, SeatRecord
+from arena.tournament.sprt_run import sprt_pairings
 
 runner = CliRunner()
 

@@ -23,11 +23,12 @@ from arena.ratings.leaderboard import (
     stored_anchor,
 )
 from arena.ratings.render import render, render_h2h
+from arena.ratings.sprt import Sprt
 from arena.records import GameRecord, read_games
 from arena.seats import confine
 from arena.tournament.config import GAMES, MAX_GAMES, SEED, Config, load_config
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
-from arena.tournament.sprt_run import Sprt, run_sprt
+from arena.tournament.sprt_run import run_sprt
 
 
 @guarded

@@ -1,0 +1,126 @@
+"""Is the candidate stronger than the baseline? A sequential test over duplicate sets.
+
+The candidate A and the baseline B play duplicate sets: one shuffled deck dealt once per seat
+rotation of the table (A, B, then B again or a named filler in the other seats). A set's
+score is A's mean pairwise result against the B seats (a lower total wins, equal totals tie
+at a half), so card luck largely cancels inside a set, as in the pentanomial game pairs of
+fastchess and fishtest. The generalised SPRT of Van den Bergh tests H0: Elo = elo0 against
+H1: Elo = elo1 with the normal approximation of the log-likelihood ratio,
+
+    LLR = n (s1 - s0) (2 mean - s0 - s1) / (2 var),   s = 1 / (1 + 10^(-Elo/400)),
+
+mean and var being the sample mean and variance of the n set scores. The derivation, the
+references and the checks of its error rates are in ``docs/statistics.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from arena.errors import BadInput
+from arena.records import GameRecord
+
+MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
+PRIOR = 1e-3  # pseudo-sets at scores 0 and 1, as fishtest regularises empty outcomes
+MAX_ELO = 1000  # a hypothesis beyond it says one bot never wins: no test needed (or +inf)
+Z95 = 1.959963984540054
+
+
+def expected_score(elo: float) -> float:
+    """A pairwise score from an Elo difference (the logistic curve of Bradley-Terry)."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def elo_of(score: float) -> float:
+    """The Elo difference that gives this expected pairwise score."""
+    score = min(max(score, 1e-9), 1.0 - 1e-9)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sprt:
+    """The hypotheses (H0: Elo = elo0, H1: Elo = elo1) and the error rates to hold."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05  # accepting H1 when H0 holds
+    beta: float = 0.05  # accepting H0 when H1 holds
+
+    def __post_init__(self) -> None:
+        if not -MAX_ELO <= self.elo0 < self.elo1 <= MAX_ELO:
+            raise BadInput(f"--elo0 {self.elo0:g} --elo1 {self.elo1:g}: expected elo0 < elo1, "
+                           f"both from -{MAX_ELO} to {MAX_ELO}")
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < value < 0.5:
+                raise BadInput(f"--{name} {value:g}: expected a probability between 0 and 0.5")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """Accept H0 at or below the first, H1 at or above the second (Wald 1945)."""
+        return (math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha))
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """The running sums of the set scores: all the test needs."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, score: float) -> Scores:
+        """These scores and one more set."""
+        return Scores(self.n + 1, self.total + score, self.squares + score * score)
+
+    def moments(self) -> tuple[float, float, float]:
+        """Sets, mean and variance, with :data:`PRIOR` pseudo-sets at 0 and at 1 (so a run
+        of identical scores still has a variance)."""
+        n = self.n + 2 * PRIOR
+        mean = (self.total + PRIOR) / n
+        return n, mean, max(0.0, (self.squares + PRIOR) / n - mean * mean)
+
+
+def llr(scores: Scores, test: Sprt) -> float:
+    """The normal approximation of the generalised log-likelihood ratio of H1 over H0."""
+    n, mean, var = scores.moments()
+    if scores.n == 0 or var <= 0:
+        return 0.0
+    s0, s1 = expected_score(test.elo0), expected_score(test.elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def decision(scores: Scores, test: Sprt) -> str | None:
+    """"H1", "H0", or None to play on; never before :data:`MIN_SETS` sets."""
+    if scores.n < MIN_SETS:
+        return None
+    value = llr(scores, test)
+    lower, upper = test.bounds
+    return "H1" if value >= upper else "H0" if value <= lower else None
+
+
+def elo_estimate(scores: Scores) -> tuple[float, float, float]:
+    """A's Elo over B from the mean set score, with a 95% interval (normal, by the delta
+    of the sample mean, mapped through :func:`elo_of`)."""
+    n, mean, var = scores.moments()
+    half = Z95 * math.sqrt(var / n) if n else 0.0
+    return elo_of(mean), elo_of(mean - half), elo_of(mean + half)
+
+
+def set_score(games: Sequence[GameRecord], candidate: str, baseline: str) -> float:
+    """A's mean pairwise score against B's seats over the games of one duplicate set: 1 for
+    a lower total, 1/2 for an equal one, 0 for a higher one; other seats are not compared."""
+    points = 0.0
+    meetings = 0
+    for r in games:
+        a_seats = [i for i, s in enumerate(r.seats) if s.bot == candidate]
+        b_seats = [i for i, s in enumerate(r.seats) if s.bot == baseline]
+        for i in a_seats:
+            for j in b_seats:
+                diff = r.totals[j] - r.totals[i]
+                points += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+                meetings += 1
+    if not meetings:
+        raise ValueError(f"no game of the set seats both {candidate} and {baseline}")
+    return points / meetings
