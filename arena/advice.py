@@ -11,9 +11,10 @@ from functools import lru_cache
 
 from arena.actions import LayOff, Placed, Play, TakeBack
 from arena.cards import Card
-from arena.engine import melds
-from arena.engine.melds import NO_WILDS, WildSpec, min_deadwood
+from arena.engine import solver
+from arena.engine.melds import NO_WILDS, WildSpec
 from arena.engine.rules import LayingRules
+from arena.engine.solver import min_deadwood
 from arena.engine.view import TableMeld, View
 from arena.errors import BadInput, IllegalAction
 from arena.variants import indian13, three_thirteen
@@ -317,6 +318,6 @@ def deadwood_points(view: View, hand: Sequence[Card] | None = None) -> int:
 
 @lru_cache(maxsize=1 << 16)
 def _deadwood(rules: LayingRules, codes: tuple[int, ...]) -> int:
-    points = melds.deadwood_points([Card(c) for c in codes], rules.melds, NO_WILDS,
-                                   rules.values())
+    points = solver.deadwood_points([Card(c) for c in codes], rules.melds, NO_WILDS,
+                                    rules.values())
     return 0 if points is None else points

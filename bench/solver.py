@@ -18,7 +18,8 @@ from _deals import GIN_VALUES, GIN_WILDS, Deal, gin_hands, indian_deals, three_t
 from _harness import STATS_HEADERS, Stats
 
 from arena.cards import Card
-from arena.engine.melds import TT_MELDS, min_deadwood
+from arena.engine.melds import TT_MELDS
+from arena.engine.solver import min_deadwood
 from arena.variants.indian13 import best_declaration, loser_points
 
 WILD_COUNTS = range(5)

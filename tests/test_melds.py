@@ -22,15 +22,13 @@ from arena.engine.melds import (
     NO_WILDS,
     R51_MELDS,
     TT_MELDS,
-    Arrangement,
     Kind,
     MeldRules,
     WildSpec,
     check_meld,
-    complete_arrangement,
     meld_kinds,
-    min_deadwood,
 )
+from arena.engine.solver import Arrangement, complete_arrangement, min_deadwood
 
 # --------------------------------------------------------------------------- variant data
 

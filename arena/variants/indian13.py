@@ -8,16 +8,7 @@ from typing import Any
 from arena.actions import Play
 from arena.cards import Card, deck
 from arena.engine.game import Game, HandReport
-from arena.engine.melds import (
-    IND_MELDS,
-    Arrangement,
-    MeldCheck,
-    WildSpec,
-    check_meld,
-    complete_arrangement,
-    deadwood_points,
-    min_deadwood,
-)
+from arena.engine.melds import IND_MELDS, MeldCheck, WildSpec, check_meld
 from arena.engine.options import (
     MAX_DEALS,
     OptionSpec,
@@ -27,6 +18,7 @@ from arena.engine.options import (
     one_of,
     resolve_options,
 )
+from arena.engine.solver import Arrangement, complete_arrangement, deadwood_points, min_deadwood
 from arena.engine.view import EventKind, PublicEvent, View
 from arena.errors import BadInput, IllegalAction
 

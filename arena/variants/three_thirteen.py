@@ -16,16 +16,9 @@ from typing import Any
 from arena.actions import Play
 from arena.cards import RANKS, Card, deck
 from arena.engine.game import Game, HandReport
-from arena.engine.melds import (
-    TT_MELDS,
-    Arrangement,
-    MeldCheck,
-    WildSpec,
-    check_meld,
-    deadwood_points,
-    min_deadwood,
-)
+from arena.engine.melds import TT_MELDS, MeldCheck, WildSpec, check_meld
 from arena.engine.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
+from arena.engine.solver import Arrangement, deadwood_points, min_deadwood
 from arena.engine.view import PublicEvent, View
 from arena.errors import BadInput, IllegalAction
 

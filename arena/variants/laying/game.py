@@ -11,14 +11,10 @@ from typing import Any, ClassVar
 from arena.actions import Action, Draw, Play, Source
 from arena.cards import Card
 from arena.engine.game import Game, HandReport
-from arena.engine.melds import (
-    NO_WILDS,
-    MeldCheck,
-    check_meld,
-    min_deadwood,
-)
+from arena.engine.melds import NO_WILDS, MeldCheck, check_meld
 from arena.engine.options import resolve_options
 from arena.engine.rules import LayingRules
+from arena.engine.solver import min_deadwood
 from arena.engine.view import PublicEvent
 from arena.errors import BadInput, IllegalAction
 from arena.variants.laying.hand import whole_hand

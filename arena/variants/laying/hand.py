@@ -8,12 +8,9 @@ from itertools import combinations
 
 from arena.actions import Placed
 from arena.cards import Card
-from arena.engine.melds import (
-    NO_WILDS,
-    Meld,
-    complete_arrangement,
-)
+from arena.engine.melds import NO_WILDS, Meld
 from arena.engine.rules import LayingRules
+from arena.engine.solver import complete_arrangement
 from arena.variants.laying.table import (
     is_set,
     joker_readings,

@@ -19,12 +19,7 @@ from collections.abc import Sequence
 
 from arena.actions import Placed
 from arena.cards import Card
-from arena.engine.melds import (
-    NO_WILDS,
-    MeldCheck,
-    check_meld,
-    meld_kinds,
-)
+from arena.engine.melds import NO_WILDS, MeldCheck, check_meld, meld_kinds
 from arena.engine.rules import LayingRules
 from arena.engine.view import TableMeld
 from arena.errors import IllegalAction
