@@ -140,9 +140,7 @@ def _lay_plans(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules,
     if opened:
         plans = [_as_opened(hand, table, rules, kept)]
     else:
-        plans = [_opening(hand, table, rules, threshold, kept, take_first=False)]
-        if rules.rights_at_opening and not rules.joker_free_opening:
-            plans.append(_opening(hand, table, rules, threshold, kept, take_first=True))
+        plans = [_opening(hand, table, rules, threshold, kept)]
     full = [p for p in plans if p is not None]
     return full + [Lay(melds=p.melds, takebacks=p.takebacks,
                        rest=(*p.rest, *(c.card for lo in p.layoffs for c in lo.cards)))
@@ -165,15 +163,13 @@ def _legal(lay: Lay, hand: Sequence[Card], table: Sequence[TableMeld], rules: La
 
 
 def _opening(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules,
-             threshold: int | None, kept: Card | None, *, take_first: bool) -> Lay | None:
+             threshold: int | None, kept: Card | None) -> Lay | None:
     """R51-10, MAR-9: the combinations that count most, if they reach the threshold; then
-    more combinations, and in R51 joker take-backs and additions (R51-13). With
-    ``take_first`` the jokers are taken back first, to help the count."""
+    more combinations, and in R51 joker take-backs and additions (R51-13). A joker taken
+    back in the opening turn never counts toward it (R51-10): it goes only into additions."""
     if threshold is None:
         return None
     cards, now, takebacks = list(hand), list(table), list[TakeBack]()
-    if take_first:
-        cards, now, takebacks = _take_jokers(cards, now, rules)
     jokers_out = rules.franc or rules.joker_free_opening
     pool = [c for c in cards if not c.is_joker] if jokers_out else cards
     melds = _franc_melds(pool, rules) if rules.franc else _best_melds(pool, rules)
@@ -181,11 +177,11 @@ def _opening(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules,
     if not melds or opening_count(counted, rules) < threshold:
         return None
     rest = _left(cards, melds)
-    if rules.rights_at_opening and not take_first:
-        rest, now, takebacks = _take_jokers(rest, now, rules)
     if not rules.joker_free_opening:  # MAR-9: combinations with a joker count 0 but may go
         extra = _best_melds(rest, rules)
         melds, rest = melds + extra, _left(rest, extra)
+    if rules.rights_at_opening:
+        rest, now, takebacks = _take_jokers(rest, now, rules)
     lay = Lay(melds=tuple(placed_meld(m, rules) for m in melds), takebacks=tuple(takebacks),
               rest=tuple(rest))
     if rules.rights_at_opening:

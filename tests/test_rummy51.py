@@ -29,7 +29,7 @@ from conftest import (
 )
 from test_conformance import assert_log_replays, playout
 
-from arena.actions import Draw, LayOff, Placed, Play, TakeBack
+from arena.actions import Draw, LayOff, Placed, Play
 from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay
 from arena.cards import Card, deck
 from arena.engine.view import View
@@ -264,6 +264,21 @@ def test_r51_8_untaken_tournante_goes_under_the_discard_pile() -> None:
     assert refused(game, "tournante").rule == "R51-8"
 
 
+def test_r51_8_a_joker_tournante_can_never_be_taken() -> None:
+    """R51-8 (b): the dealer's first discard is a joker: a discarded joker (R51-9), never
+    taken; untaken, it goes under the discard pile (R51-8 (d)) and stays there."""
+    game = r51_game([JUNK_15.replace("KS", "JK"), JUNK_14], stock="8C 7C 4C")
+    play(game, "discard JK")
+    assert game.tournante == Card.JOKER and game.view(1).legal_draws == ("stock",)
+    err = refused(game, "tournante")
+    assert err.rule == "R51-8" and "joker" in str(err)
+    assert game.tournante == Card.JOKER and len(game.hands[1]) == 14  # nothing changed
+    play(game, "stock")  # 8C
+    play(game, "discard 8C")
+    assert game.tournante is None and game.pile == cards("JK 8C")
+    assert game.view(0).legal_draws == ("stock", "discard")  # 8C on top, the joker under it
+
+
 def test_r51_8_nobody_lays_in_the_first_cycle_not_even_a_whole_hand() -> None:
     """R51-8 (c), R51-14: seat 1 could lay its whole hand but one; not in the first cycle."""
     whole = "AS 2S 3S 4H 5H 6H 7D 8D 9D 10C JC QC KH KD"
@@ -441,10 +456,12 @@ def test_r51_9_a_player_holding_one_card_draws_from_the_stock() -> None:
 
 JOKERS_54 = "6H 7H JK 9S 9H JK AS 2S 3S 4D 10D QC 5C 2H KC"  # 21 + 27 + 6, KC the tournante
 TAKES_70 = "10S 10H 10D 10C 8H QC KC 9C 4S 5D 7C 9H JD AD"  # 40 + (QC KC JK) 30
+OPENS_70 = "10S 10H 10D 10C JD QD KD 8H 9C 4S 5D 7C 9H AD"  # 40 + 30 of its own
+OPEN_AND_TAKE = "meld 10S 10H 10D 10C; meld JD QD KD; take 0 8H; lay 0 JK=9H; discard 7S"
 
 
-def jokers_game() -> Rummy51:
-    game = r51_game([JOKERS_54, TAKES_70], stock="8C 6S 7S JS 2D")
+def jokers_game(second: str = OPENS_70) -> Rummy51:
+    game = r51_game([JOKERS_54, second], stock="8C 6S 7S JS 2D")
     first_cycle(game, "KC", "8C")
     play(game, "stock")  # 6S
     err = refused(game, "meld 6H 7H JK; meld 9S 9H JK; meld AS 2S 3S; discard 6S")
@@ -462,26 +479,42 @@ def test_com_15_r51_13_the_table_shows_what_each_joker_stands_for() -> None:
     assert view.table[0].owner == 0 and view.opened == (True, False)
 
 
-def test_r51_13_take_back_in_the_opening_turn_and_use_the_joker() -> None:
-    """R51-13: from his opening turn on, including the rest of it; the joker is used at once,
-    and the combination it makes counts toward the opening (R51-10)."""
+def test_r51_10_a_joker_taken_back_in_the_opening_turn_never_counts() -> None:
+    """R51-10: 40 of its own and QC KC with the joker taken back (30) would open at 70, but
+    that joker may not count toward the opening, whatever the order of the play."""
+    game = jokers_game(TAKES_70)
+    play(game, "stock")  # 7S
+    before = (hand(game, 1), table(game), game.best_opening)
+    assert refused(game, "take 0 8H; discard 7S").rule == "R51-10"  # no opening with it
+    for text in ("meld 10S 10H 10D 10C; take 0 8H; meld QC KC JK=AC; discard 7S",
+                 "take 0 8H; meld 10S 10H 10D 10C; meld QC KC JK=AC; discard 7S"):
+        err = refused(game, text)
+        assert err.rule == "R51-10" and "never counts toward the opening" in str(err)
+    assert (hand(game, 1), table(game), game.best_opening) == before  # nothing was laid
+    assert refused(game, "meld 10S 10H 10D 10C; discard 7S").rule == "R51-11"  # 40 < 55
+
+
+def test_r51_13_take_back_in_the_opening_turn_and_add_the_joker() -> None:
+    """R51-13: from his opening turn on, including the rest of it; the joker taken back goes
+    into an addition, which does not count toward the opening (R51-10)."""
     game = jokers_game()
     play(game, "stock")  # 7S
-    assert refused(game, "take 0 8H; discard 7S").rule == "R51-10"  # no opening with it
-    err = refused(game, "meld 10S 10H 10D 10C; take 0 7C; discard 7S")
+    err = refused(game, "meld 10S 10H 10D 10C; meld JD QD KD; take 0 7C; discard 7S")
     assert err.rule == "R51-13" and "the joker stands for 8H" in str(err)
-    play(game, "meld 10S 10H 10D 10C; take 0 8H; meld QC KC JK=AC; discard 7S")
-    assert table(game) == ["6H 7H 8H", "9S 9H JK=9D", "AS 2S 3S", "10S 10H 10D 10C",
-                           "QC KC JK=AC"]
+    play(game, OPEN_AND_TAKE)
+    assert table(game) == ["6H 7H 8H JK=9H", "9S 9H JK=9D", "AS 2S 3S", "10S 10H 10D 10C",
+                           "JD QD KD"]
     assert game.best_opening == 70 and jokers_on_table(game) == 2
-    assert [e.kind for e in game.history[-4:]] == ["take_back", "meld", "meld", "discard"]
-    assert game.history[-4].cards == (card("8H"), Card.JOKER)
+    assert [e.kind for e in game.history[-5:]] == ["take_back", "lay", "meld", "meld",
+                                                   "discard"]
+    assert game.history[-5].cards == (card("8H"), Card.JOKER)
+    assert hand(game, 1) == sorted(["9C", "4S", "5D", "7C", "9H", "AD"])
 
 
 def test_r51_13_three_card_set_any_missing_suit_takes_the_joker_back() -> None:
     game = jokers_game()
     play(game, "stock")
-    play(game, "meld 10S 10H 10D 10C; take 0 8H; meld QC KC JK=AC; discard 7S")
+    play(game, OPEN_AND_TAKE)
     play(game, "stock")  # JS
     assert refused(game, "take 1 9C; discard JS").rule == "R51-7"  # seat 0 holds no 9C
     assert refused(game, "take 5 4D; discard JS").rule == "R51-13"  # no combination 5
@@ -491,19 +524,19 @@ def test_r51_13_three_card_set_any_missing_suit_takes_the_joker_back() -> None:
     assert err.rule == "R51-13" and "another missing suit" in str(err)
     play(game, "take 1 9C; lay 2 4S JK=5S; discard 2D")  # JK stood for 9D: 9C takes it too
     assert table(game)[1:3] == ["9S 9H 9C", "AS 2S 3S 4S JK=5S"]
-    assert hand(game, 1) == sorted(["5D", "7C", "9H", "JD", "AD"])
+    assert hand(game, 1) == sorted(["5D", "7C", "9H", "AD"])
 
 
 def test_r51_13_a_joker_taken_back_may_be_kept() -> None:
     game = jokers_game()
     play(game, "stock")
-    play(game, "meld 10S 10H 10D 10C; take 0 8H; meld QC KC JK=AC; discard 7S")
+    play(game, OPEN_AND_TAKE)
     play(game, "stock")
     play(game, "discard JS")
     play(game, "stock")
     play(game, "take 1 9C; discard 2D")
     assert Card.JOKER in game.hands[1] and jokers_on_table(game) == 1
-    assert game.view(0).hand_sizes == (5, 7)
+    assert game.view(0).hand_sizes == (5, 6)
 
 
 def jokers_on_table(game: Rummy51) -> int:
@@ -825,25 +858,21 @@ def test_r51_9_r51_22_taken_card_laid_badly_is_a_fault_then_the_safe_action() ->
 # --------------------------------------------------------------------------- advice and bots
 
 
-def test_r51_advice_suggests_the_opening_with_the_take_back() -> None:
-    game = jokers_game()
+def test_r51_advice_suggests_the_opening_without_the_take_back() -> None:
+    """R51-10: the advice opens with the hand's own cards, never with a joker taken back."""
+    game = jokers_game(TAKES_70)
     play(game, "stock")  # 7S
     view = game.view(1)
-    lay = suggest_lay(view)  # 8H 9H 10H | 10S 10D 10C = 57; QC KC JK=AC would count too
+    lay = suggest_lay(view)  # 8H 9H 10H | 10S 10D 10C = 57 of its own
     assert lay is not None and not lay.goes_out
     assert hand_points(view) == 100  # not opened yet (R51-16)
     game.apply(lay.play(next(c for c in lay.rest if c != view.kept)))
     assert game.opened[1] and game.best_opening >= 55
-    game = jokers_game()
+    game = jokers_game(TAKES_70)
     play(game, "stock")
-    game.hands[1].remove(card("9H"))  # without 8H 9H 10H: the joker of 6H 7H JK is taken
+    game.hands[1].remove(card("9H"))  # without 8H 9H 10H only taken jokers would reach 55
     game.hands[1].append(card("2D"))
-    lay = suggest_lay(game.view(1))
-    assert lay is not None and TakeBack(0, card("8H")) in lay.takebacks
-    assert str(lay.play(None)) == ("meld 7S 7C JK; meld 10S 10H 10D; meld 10C QC KC JK; "
-                                   "lay 2 4S; take 0 8H; take 1 9C")
-    game.apply(lay.play(next(c for c in lay.rest if c != card("7S"))))
-    assert game.best_opening == 21 + 30 + 40 and table(game)[:2] == ["6H 7H 8H", "9S 9H 9C"]
+    assert suggest_lay(game.view(1)) is None
 
 
 def test_r51_advice_taking_a_discard_only_when_it_can_be_laid() -> None:

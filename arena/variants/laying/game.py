@@ -78,15 +78,23 @@ class LayingGame(Game):
 
     def legal_draws(self) -> tuple[Source, ...]:
         if self.first_cycle:
-            return ("stock", "tournante") if self.tournante is not None else ("stock",)
+            return ("stock", "tournante") if self._tournante_open() else ("stock",)
         top = self.pile[-1] if self.pile else None
         if top is None or len(self.hands[self.to_act]) < 2 or (top.is_joker
                                                                 and not self.rules.take_joker):
             return ("stock",)
         return ("stock", "discard")
 
+    def _tournante_open(self) -> bool:
+        """R51-8 (b): a tournante may be taken, unless it is a joker (a discarded joker)."""
+        card = self.tournante
+        return card is not None and not (card.is_joker and not self.rules.take_joker)
+
     def draw_refused(self, source: Source) -> IllegalAction:
         rules = self.rules
+        if source == "tournante" and self.first_cycle and self.tournante is not None:
+            return IllegalAction("a joker tournante can never be taken: it is a discarded "
+                                 "joker", rule=self.first_cycle_rule)
         if source == "tournante":
             return IllegalAction("the tournante is taken only in the first cycle, once"
                                  if rules.prefix == "R51" else "this variant has no tournante",

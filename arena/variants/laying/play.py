@@ -31,6 +31,7 @@ class Laid:
     new: tuple[TableMeld, ...]
     events: tuple[PublicEvent, ...]
     jokers_laid: bool
+    own_jokers: int  # jokers the hand held before any was taken back (R51-10)
 
 
 def placed_cards(play: Play) -> list[Card]:
@@ -83,7 +84,8 @@ def lay_cards(hand: Sequence[Card], table: Sequence[TableMeld], play: Play,
         events.append(PublicEvent(seat, "meld", new[-1].cards))
     jokers = any(p.card.is_joker for p in (*(p for m in play.melds for p in m),
                                            *(p for lo in play.layoffs for p in lo.cards)))
-    return Laid(tuple(melds + new), tuple(rest), tuple(new), tuple(events), jokers)
+    return Laid(tuple(melds + new), tuple(rest), tuple(new), tuple(events), jokers,
+                sum(c.is_joker for c in hand))
 
 
 def has_franc_tierce_and_suite(melds: Sequence[TableMeld]) -> bool:
@@ -137,6 +139,9 @@ def _opening(laid: Laid, play: Play, rules: LayingRules, threshold: int | None) 
         raise IllegalAction("in the turn of his first lay-down a player lays only new "
                             "combinations; additions and take-backs start next turn",
                             rule=rules.rule("rights"))
+    if sum(c.is_joker for m in laid.new for c in m.cards) > laid.own_jokers:
+        raise IllegalAction("a joker taken back in the opening turn never counts toward the "
+                            "opening: it may go only into additions", rule=rules.rule("open"))
     if rules.franc and not has_franc_tierce_and_suite(laid.new):
         raise IllegalAction("a first lay-down needs a franc tierce and a franc suite "
                             "(without a joker)", rule=rules.rule("open"))
