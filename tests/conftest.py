@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from arena.actions import parse_action
+from arena.actions import Action, parse_action
 from arena.cards import Card, deck, parse_cards
 from arena.engine.game import Game
 from arena.errors import IllegalAction
@@ -109,7 +109,7 @@ def points_after(game: Game) -> list[int]:
     return list(game.results[-1].penalties)
 
 
-# ------------------------------------------------------------ the laying variants (R51, MAR)
+# ------------------------------------------------------------ scenario steps
 
 
 def play(game: Game, text: str) -> None:
@@ -123,20 +123,26 @@ def draw_and_discard(game: Game) -> None:
     play(game, f"discard {game.turn.drawn}")
 
 
-def laying_state(game: LayingGame) -> tuple[Any, ...]:
-    """Everything a refused answer must leave as it was."""
-    return (tuple(map(tuple, game.hands)), tuple(game.stock), tuple(game.pile),
-            tuple(game.table), tuple(game.history), game.tournante, tuple(game.opened),
-            game.best_opening, len(game.log), game.decision, game.to_act, game.draws,
-            tuple(game.totals), game.finished)
+def state(game: Game) -> tuple[Any, ...]:
+    """Everything a refused answer must leave as it was (COM-6), the table too where the
+    variant has one."""
+    common = (tuple(map(tuple, game.hands)), tuple(game.stock), tuple(game.pile),
+              tuple(game.history), len(game.log), game.decision, game.to_act, game.draws,
+              tuple(game.totals), game.finished)
+    if isinstance(game, LayingGame):
+        return (*common, tuple(game.table), game.tournante, tuple(game.opened),
+                game.best_opening)
+    return common
 
 
-def refused(game: LayingGame, text: str) -> IllegalAction:
-    """An answer that must be refused without changing anything (COM-6)."""
-    before = laying_state(game)
+def refused(game: Game, action: Action | str) -> IllegalAction:
+    """An answer that must be refused without changing anything (COM-6), its message
+    opening with the rule it breaks."""
+    before = state(game)
     with pytest.raises(IllegalAction) as caught:
-        play(game, text)
-    assert laying_state(game) == before
+        game.apply(parse_action(action) if isinstance(action, str) else action)
+    assert state(game) == before
+    assert str(caught.value).startswith(f"{caught.value.rule}: ")
     return caught.value
 
 

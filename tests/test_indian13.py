@@ -11,12 +11,22 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import IND_DECK, all_cards, card, cards, ind_game, points_after, stacked_deck
+from conftest import (
+    IND_DECK,
+    all_cards,
+    card,
+    cards,
+    ind_game,
+    play,
+    points_after,
+    refused,
+    stacked_deck,
+)
 
 from arena.actions import Draw, Placed, Play, parse_action
 from arena.cards import RANKS, SUITS, Card, deck, format_cards, parse_cards
 from arena.engine.melds import IND_MELDS, check_meld
-from arena.errors import BadInput, IllegalAction
+from arena.errors import BadInput
 from arena.referee import Clock
 from arena.variants import find_variant
 from arena.variants.indian13 import (
@@ -36,28 +46,6 @@ PAYS_80 = "3S 4S JK | 8H 8D 8C | KC 2D 6C 9H QS JH 10D"  # IND-22: 88, capped at
 PAYS_22 = "AH 2H 3H 4H | 6D 6S 6H | 9C 10C JC | QD KD 2C"
 CAPPED = "AS AD KC KH QS QD JD JC 10S 9D 8S 6H 2H"  # no sequence at all: 115, capped
 JUNK = "9S JS 5S 7H 10H AH 3D 4D 7D JD AC 3C QC"  # no group at all: 98, capped
-
-
-def play(game: Indian13, text: str) -> None:
-    """Apply one answer of the seat to act, written as a bot would write it."""
-    game.apply(parse_action(text))
-
-
-def state(game: Indian13) -> tuple[Any, ...]:
-    """What an illegal answer must leave as it was (COM-6)."""
-    return (tuple(map(tuple, game.hands)), tuple(game.stock), tuple(game.pile),
-            tuple(game.history), len(game.log), game.decision, game.to_act, game.draws,
-            tuple(game.totals), game.finished)
-
-
-def refused(game: Indian13, action: Draw | Play | str) -> IllegalAction:
-    """Apply an answer that must be refused; nothing may change (COM-6)."""
-    before = state(game)
-    with pytest.raises(IllegalAction) as caught:
-        game.apply(parse_action(action) if isinstance(action, str) else action)
-    assert state(game) == before
-    assert str(caught.value).startswith(f"{caught.value.rule}: ")
-    return caught.value
 
 
 # --------------------------------------------------------------------------- COM: cards

@@ -21,10 +21,10 @@ from conftest import (
     cards,
     draw_and_discard,
     hand,
-    laying_state,
     play,
     refused,
     stacked_deck,
+    state,
     table,
 )
 from test_conformance import assert_log_replays, playout
@@ -413,7 +413,7 @@ def test_r51_9_remedy_replays_from_the_log() -> None:
     for seat, action in game.log:
         assert again.to_act == seat
         again.apply(action)
-    assert laying_state(again) == laying_state(game)
+    assert state(again) == state(game)
 
 
 def test_r51_9_asking_for_the_stock_is_the_remedy_too() -> None:
