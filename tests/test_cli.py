@@ -332,3 +332,20 @@ def test_help_exits_0(args: list[str]) -> None:
 
 def test_unknown_command_is_one_line() -> None:
     assert refused("nosuch") == "No such command 'nosuch'."
+
+
+# ---------------------------------------------------------------- arena variants --rule
+
+
+def test_variants_rule_prints_one_entry_of_the_rule_book() -> None:
+    """The rule IDs that errors cite lead to the rule book: R51-10, and no more than it."""
+    out = ok("variants", "--rule", "r51-10")
+    assert out.startswith("### R51-10 Opening\n")
+    assert "R51-11 Rising threshold" not in out and "take 0 8H" in out
+    assert "docs/rules.md" in ok("variants").splitlines()[-1]
+
+
+@pytest.mark.parametrize(("rule", "says"), [("R51-99", "no such rule"),
+                                            ("IND17", "expected a rule ID")])
+def test_variants_rule_refuses_an_unknown_id(rule: str, says: str) -> None:
+    assert says in refused("variants", "--rule", rule)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any
 
 import typer
@@ -21,6 +22,8 @@ from arena.cli.common import (
     guarded,
 )
 from arena.engine.options import parse_option_args
+from arena.errors import BadInput
+from arena.seats.bot import ARENA_ROOT
 from arena.variants import VARIANTS, find_variant
 
 
@@ -68,10 +71,40 @@ def meld(
     typer.echo(f"valid: {check.kind}" if check.valid else f"invalid: {check.reason}")
 
 
-def variants() -> None:
-    """List the variants with their options, defaults and allowed values."""
+@guarded
+def variants(
+    rule: Annotated[str | None, typer.Option(
+        "--rule", help="Print one rule of the rule book (docs/rules.md), e.g. R51-10.")] = None,
+) -> None:
+    """List the variants with their options, defaults and allowed values, or print a rule."""
+    if rule is not None:
+        typer.echo(rule_text(rule))
+        return
     for v in VARIANTS:
         typer.echo(f"{v.name} ({v.version}; aliases: {', '.join(v.aliases)})")
         rows: list[list[Any]] = [[o.name, json.dumps(o.default) if not callable(o.default)
                                   else "(depends)", o.expected, o.rule] for o in v.OPTIONS]
         typer.echo(tabulate(rows, ["option", "default", "allowed", "rule"]) + "\n")
+    typer.echo(f"The rules, by ID: {RULE_BOOK} (arena variants --rule IND-17)")
+
+
+RULE_BOOK = ARENA_ROOT / "docs" / "rules.md"
+RULE_ID = re.compile(r"(COM|IND|R51|TT|MAR)-\d+")
+
+
+def rule_text(rule: str) -> str:
+    """One entry of the rule book: its heading and text, up to the next entry."""
+    wanted = rule.strip().upper()
+    if not RULE_ID.fullmatch(wanted):
+        raise BadInput(f"--rule {rule!r}: expected a rule ID such as IND-17 or R51-10")
+    try:
+        book = RULE_BOOK.read_text("utf-8").splitlines()
+    except OSError as exc:
+        raise BadInput(f"the rule book {RULE_BOOK} cannot be read ({exc.strerror}); "
+                       "it comes with the repository") from exc
+    heading = re.compile(rf"^#{{2,6}} {re.escape(wanted)}\b")
+    start = next((i for i, line in enumerate(book) if heading.match(line)), None)
+    if start is None:
+        raise BadInput(f"--rule {wanted}: no such rule in {RULE_BOOK}")
+    end = next((i for i in range(start + 1, len(book)) if book[i].startswith("#")), len(book))
+    return "\n".join(book[start:end]).strip()
