@@ -27,7 +27,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from arena.cli.app import MAX_HAND, MAX_MELD, app
+from arena.cli.app import app
+from arena.cli.common import MAX_HAND, MAX_MELD
 from arena.errors import BadInput
 from arena.tournament.config import Config, load_config
 
