@@ -389,6 +389,23 @@ def test_restart_for_silence_counts_as_a_crash(tmp_path: Path) -> None:
                                                                       len(processes))
 
 
+def test_a_bot_started_again_after_a_crash_plays_on() -> None:
+    """A crashed bot is started again at once and its ready read at its next decision, once:
+    it answers the decisions after it (it crashes again at its second, each process)."""
+    spec = BotSpec("crasher", f"{ADVERSARIAL}:Crasher", {"at": 2})
+    seat = make_seat(spec, isolation="process", limits=Limits(startup_ms=60_000))
+    game = Indian13(seed=3, options={"players": 2})
+    try:
+        assert seat.begin(GameInfo(0, 2, game.version, dict(game.options), 1)) is None
+        assert seat.ready() is None
+        while game.to_act != 0:
+            game.apply(game.safe_action())
+        faults = [seat.ask(game.view(0), 60_000).fault for _ in range(6)]
+    finally:
+        seat.close()
+    assert faults == [None, "crash"] * 3
+
+
 def test_late_reply_is_not_taken_for_the_next_games_ready() -> None:
     """Tournament workers keep a seat's process across games. A reply that comes after its
     deadline at the end of one game is dropped by id; it must not be read as the answer to
@@ -658,8 +675,9 @@ def test_peeker_cannot_read_a_command_bot(tmp_path: Path) -> None:
 
 def tournament_config(tmp_path: Path, bots: str, *, name: str = "iso", players: int = 4,
                       time_ms: int = 200, memory_mb: int = 512, draw_cap: int = 100,
-                      seed: int | None = 1) -> Path:
-    """A round robin config in ``tmp_path``, isolated seats on two workers."""
+                      seed: int | None = 1, faults: str = "") -> Path:
+    """A round robin config in ``tmp_path``, isolated seats on two workers (``faults``: the
+    config's fault policy, as YAML flow text)."""
     path = tmp_path / f"{name}.yaml"
     path.write_text(textwrap.dedent("""\
         name: {name}
@@ -672,9 +690,11 @@ def tournament_config(tmp_path: Path, bots: str, *, name: str = "iso", players: 
                   startup_ms: 60000}}
         workers: 2
         {seed}
+        {faults}
         output: {out}
         """).format(name=name, players=players, draw_cap=draw_cap, time_ms=time_ms,
                     seed="" if seed is None else f"seed: {seed}",
+                    faults=f"faults: {faults}" if faults else "",
                     memory_mb=memory_mb, bots=textwrap.indent(textwrap.dedent(bots), "  "),
                     out=tmp_path / "results"))
     return path
@@ -775,7 +795,8 @@ ALL_HOSTILE = ("Sleeper", "InfiniteLoop", "Crasher", "GarbageWriter", "Flooder",
 def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
     """Two seats a table, every pair of twelve bots, on two workers, with no seed given (as
     for a contest): the run finishes, every game is on file, the faults are the hostile
-    bots' only, and the peeker learns no hidden card."""
+    bots' only, and the peeker learns no hidden card. The clock is roomy for the honest
+    bots on a busy machine; a dead seat forfeits after 2 faults in a row, to keep it short."""
     report = tmp_path / "peek.jsonl"
     writable_by_bots(report)
     bots = ["- name: greedy\n  module: bots.greedy:GreedyBot\n",
@@ -783,7 +804,8 @@ def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
             *(f"- name: {cls.lower()}\n  module: {ADVERSARIAL}:{cls}\n" for cls in ALL_HOSTILE),
             f"  params: {{budget_s: 0.05, report: {report}}}\n  write: [{report}]\n"]
     config = load_config(tournament_config(tmp_path, "".join(bots), name="all", players=2,
-                                           draw_cap=24, time_ms=300, seed=None))
+                                           draw_cap=24, time_ms=1000, seed=None,
+                                           faults="{forfeit_after_consecutive: 2}"))
     assert run_tournament(config, progress=False) == 132
     records = read_games(config.results_dir / "games.jsonl")
     by_bot = seat_faults(records)

@@ -26,6 +26,7 @@ from arena.seats.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgrou
 from arena.seats.seat import Answer, Confinement, Limits
 
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
+DRAIN_WAIT_S = 5.0  # for the rest of a killed bot's stderr to reach its log
 
 
 class ProcessSeat:
@@ -51,6 +52,7 @@ class ProcessSeat:
         self.next_id = 0
         self.stale: float | None = None  # when an unanswered request passed its grace
         self.restarted = False  # started again after a crash; its ready not yet read
+        self.drainer: threading.Thread | None = None  # copies its stderr into the log
         self.info: GameInfo | None = None
         self.sent_history = 0
         self.sent_round = 0
@@ -79,9 +81,10 @@ class ProcessSeat:
                                      env=env, start_new_session=True)
         if self.stderr_path is not None:
             os.close(err)
-            threading.Thread(target=drain_into, args=(drain, self.stderr_path,
-                                                      self.limits.stderr_bytes),
-                             name=f"stderr of {self.stderr_path.name}", daemon=True).start()
+            self.drainer = threading.Thread(
+                target=drain_into, args=(drain, self.stderr_path, self.limits.stderr_bytes),
+                name=f"stderr of {self.stderr_path.name}", daemon=True)
+            self.drainer.start()
         os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.buffer = b""
@@ -97,6 +100,9 @@ class ProcessSeat:
             for pipe in (self.proc.stdin, self.proc.stdout):
                 if pipe is not None:
                     pipe.close()
+        if self.drainer is not None:  # all it wrote is in its log once the seat is closed
+            self.drainer.join(timeout=DRAIN_WAIT_S)
+            self.drainer = None
         self.proc = None
         self.cgroups = []
         if self.workdir is not None:
@@ -249,6 +255,7 @@ class ProcessSeat:
     def ask(self, view: View, limit_ms: int) -> Answer:
         """Send the decision request and wait for its reply, at most ``limit_ms``."""
         if self.restarted:  # started again when it crashed: its start overlapped the others'
+            self.restarted = False
             began = time.monotonic()
             fault = self.ready()
             if fault is not None or self.proc is None:
