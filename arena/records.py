@@ -14,11 +14,13 @@ from typing import Any
 
 from arena.actions import Action, parse_action
 from arena.engine.game import Game
+from arena.engine.results import Fault, GameEnd, RoundEnd, RoundResult
 from arena.errors import BadInput, shown
 
 SCHEMA = 1
 log = logging.getLogger("arena.records")
-FAULT_KINDS = ("timeout", "illegal", "crash", "unreadable")
+FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
+RoundRecord = RoundResult  # one type for the engine's round results and the records'
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,16 +37,6 @@ class SeatRecord:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RoundRecord:
-    """One round: who dealt, how it ended, what each seat paid."""
-
-    round: int
-    dealer: int
-    reason: str
-    penalties: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class GameRecord:
     """Everything needed to rate a game and to replay it card for card (COM-4)."""
 
@@ -55,10 +47,10 @@ class GameRecord:
     seed: int
     seats: tuple[SeatRecord, ...]
     actions: tuple[str, ...]
-    rounds: tuple[RoundRecord, ...]
+    rounds: tuple[RoundResult, ...]
     totals: tuple[int, ...]
     ranks: tuple[int, ...]
-    termination: str
+    termination: GameEnd
     dup_set: str = ""
 
     def to_json(self) -> str:
@@ -76,10 +68,11 @@ class GameRecord:
             options=raw["options"], seed=raw["seed"],
             seats=tuple(SeatRecord(**s) for s in raw["seats"]),
             actions=tuple(raw["actions"]),
-            rounds=tuple(RoundRecord(**{**r, "penalties": tuple(r["penalties"])})
-                         for r in raw["rounds"]),
+            rounds=tuple(RoundResult(round=r["round"], dealer=r["dealer"],
+                                     reason=RoundEnd(r["reason"]),
+                                     penalties=tuple(r["penalties"])) for r in raw["rounds"]),
             totals=tuple(raw["totals"]), ranks=tuple(raw["ranks"]),
-            termination=raw["termination"], dup_set=raw.get("dup_set", ""))
+            termination=GameEnd(raw["termination"]), dup_set=raw.get("dup_set", ""))
 
 
 def _no_constant(name: str) -> None:

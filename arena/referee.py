@@ -19,9 +19,10 @@ from typing import Any, Literal
 
 from arena.actions import Action, Draw, Play, parse_action
 from arena.engine.game import Game
+from arena.engine.results import Fault, GameEnd
 from arena.engine.view import RoundSummary
 from arena.errors import ArenaError, BadInput, IllegalAction
-from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, action_text
+from arena.records import FAULT_KINDS, GameRecord, SeatRecord, action_text
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.protocol import END_GRACE_S
@@ -30,7 +31,6 @@ from arena.seats.seat import Limits
 log = logging.getLogger("arena.referee")
 ENDED_WAIT_S = 3.0  # beyond the grace, for the host's word that a game child is gone
 LOGGED_CHARS = 200  # of what a bot said (an unreadable action, an error), per log line
-NORMAL_ENDS = ("declaration", "out", "rami_sec", "last_player", "invalid_declaration")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -218,7 +218,7 @@ class Referee:
 
     def _fault(self, seat: int, kind: str, detail: str, said: str = "") -> None:
         tally = self.tally[seat]
-        tally.faults[kind] += 1
+        tally.faults[Fault(kind)] += 1
         last = said.strip().rpartition("\n")[2]  # a traceback's last line: the error
         log.info("%s seat %d (%s) %s: %s%s", self.game_id, seat, tally.name, kind,
                  detail[:LOGGED_CHARS], f": {last[:LOGGED_CHARS]}" if last else "")
@@ -256,17 +256,16 @@ class Referee:
     def record(self) -> GameRecord:
         """The finished game as a record (its actions replay to the same totals)."""
         game = self.game
-        rounds = tuple(RoundRecord(round=r.round, dealer=r.dealer, reason=r.reason,
-                                   penalties=r.penalties) for r in game.results)
-        last = rounds[-1].reason if rounds else "normal"
+        rounds = tuple(game.results)
         forfeit = any(t.forfeit for t in self.tally)
+        won = not rounds or rounds[-1].reason.won
         return GameRecord(
             schema=1, id=self.game_id, variant=game.version, options=dict(game.options),
             seed=game.seed, seats=tuple(t.record() for t in self.tally),
             actions=tuple(action_text(seat, a) for seat, a in game.log), rounds=rounds,
             totals=tuple(game.totals), ranks=self.ranks(),
-            termination="forfeit" if forfeit else "normal" if last in NORMAL_ENDS
-            else "draw_cap")
+            termination=GameEnd.FORFEIT if forfeit else GameEnd.NORMAL if won
+            else GameEnd.DRAW_CAP)
 
 
 def play_game(variant: type[Game], specs: Sequence[BotSpec], *, seed: int,

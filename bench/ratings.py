@@ -22,6 +22,7 @@ from typing import TypeVar
 import _harness
 import numpy as np
 
+from arena.engine.results import GameEnd, RoundEnd
 from arena.ratings.bradley_terry import ELO_SCALE, RESAMPLES, rate
 from arena.ratings.leaderboard import standings
 from arena.ratings.openskill import openskill_ordinals
@@ -55,9 +56,9 @@ def synthesise(n: int, *, bots: int, seats: int, seed: int,
                 seats=tuple(SeatRecord(bot=names[i], faults=faults, decisions=30,
                                        time_mean_ms=1.0, time_p95_ms=2.0, time_max_ms=3.0)
                             for i in order),
-                actions=(), rounds=(RoundRecord(round=1, dealer=0, reason="declaration",
+                actions=(), rounds=(RoundRecord(round=1, dealer=0, reason=RoundEnd.DECLARATION,
                                                 penalties=totals),),
-                totals=totals, ranks=ranks, termination="normal",
+                totals=totals, ranks=ranks, termination=GameEnd.NORMAL,
                 dup_set=f"t{s:06d}-d000" if duplicate else ""))
     return records
 

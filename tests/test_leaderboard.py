@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.engine.results import GameEnd, RoundEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
 from arena.ratings.comparisons import pairwise
@@ -36,9 +37,9 @@ def record(bots: Sequence[str], totals: Sequence[int], *, gid: str = "g",
                   for i, b in enumerate(bots))
     return GameRecord(schema=1, id=gid, variant="indian13/v1", options={"players": len(bots)},
                       seed=1, seats=seats, actions=(),
-                      rounds=(RoundRecord(round=1, dealer=0, reason="declaration",
+                      rounds=(RoundRecord(round=1, dealer=0, reason=RoundEnd.DECLARATION,
                                           penalties=tuple(totals)),),
-                      totals=tuple(totals), ranks=ranks_of(totals), termination="normal")
+                      totals=tuple(totals), ranks=ranks_of(totals), termination=GameEnd.NORMAL)
 
 
 def by_bot(rows: list[Standing]) -> dict[str, Standing]:

@@ -18,6 +18,7 @@ from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.engine.results import GameEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import (
     ELO_MEAN,
@@ -47,7 +48,7 @@ def record(bots: Sequence[str], totals: Sequence[int], *, gid: str = "g",
     ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
     return GameRecord(schema=1, id=gid, variant="indian13/v1", options={}, seed=1, seats=seats,
                       actions=(), rounds=(), totals=tuple(totals),
-                      ranks=ranks, termination="normal", dup_set=dup_set)
+                      ranks=ranks, termination=GameEnd.NORMAL, dup_set=dup_set)
 
 
 def plackett_luce_league(rng: np.random.Generator, elo: Sequence[float] | np.ndarray, *,

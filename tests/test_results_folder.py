@@ -17,9 +17,13 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.engine.results import RoundEnd
 from arena.errors import BadInput
 from arena.records import read_games
+from arena.referee import play_game
+from arena.seats.bot import BotSpec
 from arena.tournament.runner import writing
+from arena.variants import find_variant
 
 runner = CliRunner()
 CONFIG = """\
@@ -112,4 +116,19 @@ def test_bytes_that_are_not_text_are_one_line(tmp_path: Path) -> None:
     games = tmp_path / "games.jsonl"
     games.write_bytes(b'{"schema": 1}\n\xff\xfe\n')
     with pytest.raises(BadInput, match="not UTF-8 text"):
+        read_games(games)
+
+
+def test_the_record_vocabulary_is_closed(tmp_path: Path) -> None:
+    """A round end outside RoundEnd (docs/records.md) is a one-line error naming the line,
+    not a game counted under an unknown end."""
+    record = play_game(find_variant("indian13"), [BotSpec("greedy", "bots.greedy:GreedyBot"),
+                                                  BotSpec("random", "bots.random_bot:RandomBot")],
+                       seed=1, options={"players": 2})
+    assert {r.reason for r in record.rounds} <= set(RoundEnd)
+    raw = json.loads(record.to_json())
+    raw["rounds"][0]["reason"] = "resigned"
+    games = tmp_path / "games.jsonl"
+    games.write_text(record.to_json() + "\n" + json.dumps(raw) + "\n", "utf-8")
+    with pytest.raises(BadInput, match=r"games.jsonl:2: not a game record"):
         read_games(games)

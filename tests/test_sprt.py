@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.engine.results import GameEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_SCALE
 from arena.ratings.sprt import (
@@ -38,7 +39,7 @@ def record(bots: list[str], totals: list[int], gid: str = "g") -> GameRecord:
     ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
     return GameRecord(schema=1, id=gid, variant="indian13/v1", options={}, seed=1, seats=seats,
                       actions=(), rounds=(), totals=tuple(totals), ranks=ranks,
-                      termination="normal")
+                      termination=GameEnd.NORMAL)
 
 
 # ---------------------------------------------------------------- formulas

@@ -9,27 +9,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from arena.actions import Action, Draw, Play, Source
 from arena.cards import Card
 from arena.engine.melds import NO_WILDS, Meld, MeldCheck, WildSpec
 from arena.engine.options import OptionSpec, resolve_options
+from arena.engine.results import RoundEnd, RoundResult
 from arena.engine.view import Decision, PublicEvent, RoundSummary, TableMeld, View
 from arena.errors import BadInput, IllegalAction
-
-EndReason = Literal["declaration", "out", "rami_sec", "draw_cap", "dead_stock", "last_player",
-                    "invalid_declaration"]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """How one round ended and what each seat paid."""
-
-    round: int
-    dealer: int
-    reason: str
-    penalties: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -113,10 +101,11 @@ class Game:
         self.decision: Decision = "draw"
         self.deal()
 
-    def end_round(self, reason: str, penalties: Sequence[int]) -> None:
+    def end_round(self, reason: RoundEnd, penalties: Sequence[int]) -> None:
         """Record the round, add its penalties, then deal the next round or finish."""
         self.round_over = True
-        result = RoundResult(self.round, self.dealer, reason, tuple(penalties))
+        result = RoundResult(round=self.round, dealer=self.dealer, reason=RoundEnd(reason),
+                             penalties=tuple(penalties))
         self.results.append(result)
         for seat, points in enumerate(penalties):
             self.totals[seat] += points
@@ -154,7 +143,7 @@ class Game:
         """Apply a play that ``check_play`` accepted (variant hook)."""
         raise NotImplementedError
 
-    def forced_end(self, reason: str) -> None:
+    def forced_end(self, reason: RoundEnd) -> None:
         """End the round at the draw cap or on a dead stock (variant hook)."""
         raise NotImplementedError
 
@@ -213,7 +202,7 @@ class Game:
             raise self.draw_refused(source)
         self.log.append((seat, Draw(source)))
         if source == "stock" and not self.stock and not self._reshuffle():
-            self.forced_end("dead_stock")  # COM-12: the draw that finds no stock ends the round
+            self.forced_end(RoundEnd.DEAD_STOCK)  # COM-12: a draw that finds no stock ends it
             return
         card = self.stock.pop() if source == "stock" else self.take_from(source)
         if source != "stock":
@@ -252,7 +241,7 @@ class Game:
     def end_turn(self) -> None:
         """Pass to the next active seat, or end the round at the draw cap (COM-9)."""
         if self.draws >= self.options["draw_cap"]:
-            self.forced_end("draw_cap")
+            self.forced_end(RoundEnd.DRAW_CAP)
             return
         self.next_seat()
 

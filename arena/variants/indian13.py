@@ -18,6 +18,7 @@ from arena.engine.options import (
     one_of,
     resolve_options,
 )
+from arena.engine.results import RoundEnd
 from arena.engine.solver import Arrangement, complete_arrangement, deadwood_points, min_deadwood
 from arena.engine.view import EventKind, PublicEvent, View
 from arena.errors import BadInput, IllegalAction
@@ -170,7 +171,7 @@ class Indian13(Game):
         shown.remove(play.discard)
         if declaration(shown, self.wilds) is not None:
             self.history.append(self._shown(seat, "declare", shown))
-            self._end_deal("declaration", winner=seat)
+            self._end_deal(RoundEnd.DECLARATION, winner=seat)
         else:
             self.history.append(self._shown(seat, "invalid", shown))
             self._invalid(seat)
@@ -183,23 +184,23 @@ class Indian13(Game):
     def _invalid(self, seat: int) -> None:
         """IND-20: 80 for the declarer; he sits out, or the deal ends, by the option."""
         if self.options["invalid_declaration"] == "end_deal":
-            self.end_round("invalid_declaration",
+            self.end_round(RoundEnd.INVALID_DECLARATION,
                            [INVALID_DECLARATION if s == seat else 0 for s in range(self.players)])
             return
         self.fixed[seat] = INVALID_DECLARATION
         self.active[seat] = False
         still = [s for s in range(self.players) if self.active[s]]
         if len(still) == 1:
-            self._end_deal("last_player", winner=still[0])
+            self._end_deal(RoundEnd.LAST_PLAYER, winner=still[0])
         else:
             self.end_turn()
 
-    def _end_deal(self, reason: str, *, winner: int) -> None:
+    def _end_deal(self, reason: RoundEnd, *, winner: int) -> None:
         """IND-19, IND-22: the winner 0, eliminated seats their 80, every other loser pays."""
         self.end_round(reason, [0 if s == winner else self.fixed[s] if s in self.fixed
                                 else self.hand_points(self.hands[s]) for s in range(self.players)])
 
-    def forced_end(self, reason: str) -> None:
+    def forced_end(self, reason: RoundEnd) -> None:
         """IND-25: every active seat's penalty; the lowest (all tied lowest) score 0."""
         points = {s: self.hand_points(self.hands[s]) for s in range(self.players)
                   if self.active[s]}

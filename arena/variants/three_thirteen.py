@@ -18,6 +18,7 @@ from arena.cards import RANKS, Card, deck
 from arena.engine.game import Game, HandReport
 from arena.engine.melds import TT_MELDS, MeldCheck, WildSpec, check_meld
 from arena.engine.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
+from arena.engine.results import RoundEnd
 from arena.engine.solver import Arrangement, deadwood_points, min_deadwood
 from arena.engine.view import PublicEvent, View
 from arena.errors import BadInput, IllegalAction
@@ -213,9 +214,9 @@ class ThreeThirteen(Game):
         if self.owed:
             self.next_seat()
         else:
-            self._score("out")
+            self._score(RoundEnd.OUT)
 
-    def forced_end(self, reason: str) -> None:
+    def forced_end(self, reason: RoundEnd) -> None:
         """TT-15 draw cap, TT-14 dead stock: every seat pays for its hand (TT-12).
 
         A dead stock can end the final turns early (TT-14 overrides TT-11: no card is left to
@@ -224,7 +225,7 @@ class ThreeThirteen(Game):
         """
         self._score(reason)
 
-    def _score(self, reason: str) -> None:
+    def _score(self, reason: RoundEnd) -> None:
         """TT-12: 0 for the seat that went out, the best arrangement's penalty for the rest."""
         self.end_round(reason, [0 if s == self.out else self.hand_points(self.hands[s])
                                 for s in range(self.players)])

@@ -13,6 +13,7 @@ from arena.cards import Card
 from arena.engine.game import Game, HandReport
 from arena.engine.melds import NO_WILDS, MeldCheck, check_meld
 from arena.engine.options import resolve_options
+from arena.engine.results import RoundEnd
 from arena.engine.rules import LayingRules
 from arena.engine.solver import min_deadwood
 from arena.engine.view import PublicEvent
@@ -191,7 +192,8 @@ class LayingGame(Game):
         if self.hands[seat]:
             self.end_turn()
         else:  # R51-15, MAR-14: the last card is discarded
-            self.end_round("rami_sec" if sec else "out", self.out_penalties(seat, rami_sec=sec))
+            self.end_round(RoundEnd.RAMI_SEC if sec else RoundEnd.OUT,
+                           self.out_penalties(seat, rami_sec=sec))
 
     def rami_sec(self, seat: int) -> bool:
         """R51-14: he had laid nothing before this turn (MAR-15 narrows it)."""
@@ -220,7 +222,7 @@ class LayingGame(Game):
                for s in range(self.players)]
         return self.by_team(own, winner)
 
-    def forced_end(self, reason: str) -> None:
+    def forced_end(self, reason: RoundEnd) -> None:
         """R51-21, MAR-19: nobody has won; every seat pays (R51-16, MAR-16)."""
         self.end_round(reason, self.by_team([self.penalty(s) for s in range(self.players)],
                                             None))
