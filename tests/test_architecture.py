@@ -49,3 +49,12 @@ def test_every_module_has_a_floor() -> None:
     for path in ARENA.rglob("*.py"):
         if path != ARENA / "__init__.py":
             wing(module_name(path))  # raises StopIteration for a module of no wing
+
+
+def test_the_ratings_read_nothing_but_records() -> None:
+    """The leaderboard is a pure function of games.jsonl: ratings/ imports no variant, no
+    config and no file reader (the team map and the anchor are its callers' arguments)."""
+    allowed = ("arena.ratings", "arena.records", "arena.errors")
+    found = [f"{module_name(p)} -> {t}" for p in sorted((ARENA / "ratings").rglob("*.py"))
+             for t in imports(p) if not t.startswith(allowed)]
+    assert not found, found

@@ -265,9 +265,10 @@ def test_r51_team_games_never_compare_partners() -> None:
     """R51-1 (teams): seats 0 and 2 play against 1 and 3, and partners share their score.
     The leaderboard reads the team map from the records: partners never meet in the
     head-to-head, and the team of two greedy bots rates above the two random bots."""
-    from arena.ratings.leaderboard import head_to_head, teams_of
+    from arena.ratings.leaderboard import head_to_head
     from arena.referee import play_game
     from arena.seats.bot import BotSpec
+    from arena.tournament.results import teams_of
     from arena.variants.rummy51 import Rummy51
 
     greedy, random_bot = "bots.greedy:GreedyBot", "bots.random_bot:RandomBot"
@@ -277,10 +278,10 @@ def test_r51_team_games_never_compare_partners() -> None:
                          options={"teams": True, "match": {"rounds": 1}, "draw_cap": 60})
                for seed in (1, 2)]
     assert teams_of(records) == (0, 1, 0, 1)
-    met = {(m.bot, m.opponent) for m in head_to_head(records)}
+    met = {(m.bot, m.opponent) for m in head_to_head(records, teams=teams_of(records))}
     assert ("greedy", "greedy-2") not in met and ("random", "random-2") not in met
     assert ("greedy", "random") in met
-    rows = standings(records, resamples=20)
+    rows = standings(records, resamples=20, teams=teams_of(records))
     assert {rows[0].bot, rows[1].bot} == {"greedy", "greedy-2"}
     solo = play_game(Rummy51, specs, seed=3, options={"match": {"rounds": 1}, "draw_cap": 60})
     with pytest.raises(BadInput, match="mix team games"):

@@ -20,13 +20,13 @@ from arena.ratings.leaderboard import (
     head_to_head,
     parse_anchor,
     standings,
-    stored_anchor,
 )
 from arena.ratings.render import render, render_h2h
 from arena.ratings.sprt import Sprt
 from arena.records import GameRecord, read_games
 from arena.seats import confine
 from arena.tournament.config import GAMES, MAX_GAMES, SEED, Config, load_config
+from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
 from arena.tournament.sprt_run import run_sprt
 
@@ -55,7 +55,7 @@ def run(
              f"Run the same command again to resume.", 130)
     records = read_games(cfg.results_dir / "games.jsonl")
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
-    typer.echo(render(standings(records, anchor=cfg.anchor), fmt))
+    typer.echo(render(standings(records, anchor=cfg.anchor, teams=teams_of(records)), fmt))
     _name_broken_bots(records, cfg.results_dir / "logs")
 
 
@@ -110,9 +110,9 @@ def leaderboard(
     fixed = None if h2h else parse_anchor(anchor) if anchor else stored_anchor(games.parent)
     records = read_games(games)
     if h2h:
-        typer.echo(render_h2h(head_to_head(records), fmt))
+        typer.echo(render_h2h(head_to_head(records, teams=teams_of(records)), fmt))
         return
-    typer.echo(render(standings(records, anchor=fixed), fmt))
+    typer.echo(render(standings(records, anchor=fixed, teams=teams_of(records)), fmt))
 
 
 @guarded

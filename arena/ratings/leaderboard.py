@@ -10,10 +10,8 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from arena import safe_yaml
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import RESAMPLES, SEED, Ratings, rate
 from arena.ratings.comparisons import Teams
@@ -74,26 +72,15 @@ def _tally(records: Sequence[GameRecord]) -> _Tally:
     return _Tally(games, wins, rank_sum, faults)
 
 
-def teams_of(records: Sequence[GameRecord]) -> Teams:
-    """The records' team map (R51 2 v 2: partners are never compared), from their variant
-    and options; None when everyone plays alone. One map must fit every record."""
-    from arena.variants import find_variant
-
-    maps = {find_variant(r.variant).team_labels(r.options) for r in records}
-    if len(maps) > 1:
-        raise BadInput("the records mix team games and games without teams: rate them apart")
-    return maps.pop() if maps else None
-
-
 def standings(records: Sequence[GameRecord], *, anchor: Anchor | None = None,
               teams: Teams = None, resamples: int = RESAMPLES,
               seed: int = SEED) -> list[Standing]:
     """The leaderboard rows, best Elo first: totals per bot, the Bradley-Terry Elo with its
     bootstrap interval, points with theirs, openskill, and LOS over the next bot. Teams
-    come from the records unless given."""
+    are the caller's (:func:`arena.tournament.results.teams_of` reads them from the
+    records' variant); None: everyone plays alone."""
     if not records:
         return []
-    teams = teams if teams is not None else teams_of(records)
     rated = _rate(records, anchor=anchor, teams=teams, resamples=resamples, seed=seed)
     tally = _tally(records)
     in_order = sorted(records, key=lambda r: (r.id, r.dup_set, r.seed, r.totals))
@@ -153,7 +140,6 @@ def head_to_head(records: Sequence[GameRecord], *, teams: Teams = None) -> list[
     team game did not meet)."""
     if not records:
         return []
-    teams = teams if teams is not None else teams_of(records)
     rated = rate(records, teams=teams, resamples=0)
     order = sorted(range(len(rated.names)), key=lambda i: (-rated.elo.value[i],
                                                             rated.names[i]))
@@ -172,29 +158,6 @@ def parse_anchor(text: str) -> Anchor:
     if not sep or not name or not abs(elo) <= MAX_ELO:
         raise BadInput(f"--anchor {text!r}: expected NAME=ELO, e.g. random=1000")
     return name, elo
-
-
-def stored_anchor(folder: Path) -> Anchor | None:
-    """The anchor of the config that made a results folder (its ``config.yaml``), if any."""
-    path = folder / "config.yaml"
-    if not path.is_file():
-        return None
-    try:
-        stored = safe_yaml.load_stored(path) or {}
-    except OSError as exc:
-        raise BadInput(f"{path}: not a readable config.yaml ({exc.strerror or exc})") from exc
-    except safe_yaml.BadYaml as exc:
-        raise BadInput(f"{path}: not a readable config.yaml ({exc.problem[:120]})") from exc
-    identity = stored.get("identity") if isinstance(stored, dict) else None
-    for holder in (stored, identity):
-        rating = holder.get("rating") if isinstance(holder, dict) else None
-        anchor = rating.get("anchor") if isinstance(rating, dict) else None
-        if isinstance(anchor, dict) and len(anchor) == 1:
-            (name, elo), = anchor.items()
-            if isinstance(elo, int | float) and not isinstance(elo, bool) and \
-                    abs(elo) <= MAX_ELO:
-                return str(name), float(elo)
-    return None
 
 
 @dataclass(frozen=True, slots=True)
