@@ -5,19 +5,20 @@ They run the same code the engine scores with, so a bot's arithmetic matches the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from arena.actions import LayOff, Placed, Play, TakeBack
 from arena.cards import Card
 from arena.engine import solver
-from arena.engine.melds import NO_WILDS, WildSpec
+from arena.engine.game import Game
+from arena.engine.melds import NO_WILDS
 from arena.engine.rules import LayingRules
 from arena.engine.solver import min_deadwood
 from arena.engine.view import TableMeld, View
 from arena.errors import BadInput, IllegalAction
-from arena.variants import indian13, three_thirteen
+from arena.variants import find_variant
 from arena.variants.laying.hand import franc_tierces, placed_meld, whole_hand
 from arena.variants.laying.play import check_rights, lay_cards, opening_count, placed_cards
 from arena.variants.laying.table import (
@@ -32,49 +33,25 @@ from arena.variants.laying.table import (
     takes_back,
 )
 
-PointsFn = Callable[[Sequence[Card], WildSpec, "int | None"], int]
-
-_POINTS: dict[str, PointsFn] = {
-    "indian13/v1": lambda hand, wilds, _rank: indian13.loser_points(
-        hand, wilds, indian13.card_values(wilds)),
-    "three_thirteen/v1": lambda hand, wilds, rank: three_thirteen.penalty(
-        hand, wilds, three_thirteen.card_values(rank or 0)),
-}
-_GOING_OUT: dict[str, Callable[[View], Card | None]] = {
-    "indian13/v1": indian13.view_going_out,
-    "three_thirteen/v1": three_thirteen.view_going_out,
-}
-
 
 def hand_points(view: View, hand: Sequence[Card] | None = None) -> int:
     """The penalty ``hand`` (default: the seat's hand) would pay if the round ended now.
 
     In R51 and MAR every card left in hand pays (R51-16, MAR-16), or R51's flat 100 for a seat
-    that has not opened."""
-    cards = view.hand if hand is None else hand
-    rules = view.rules
-    if rules is not None:
-        flat = rules.never_opened_pays
-        opened = bool(view.opened) and view.opened[view.seat]
-        return flat if flat is not None and not opened else sum(map(rules.hand_value, cards))
-    return _points(view.variant, view.wilds, view.wild_rank,
-                   tuple(sorted(c.code for c in cards)))
-
-
-@lru_cache(maxsize=1 << 16)
-def _points(variant: str, wilds: WildSpec, rank: int | None, codes: tuple[int, ...]) -> int:
-    """Remembered per wild definition and multiset of cards: a bot weighing every discard
-    asks about the same hands turn after turn."""
-    return _POINTS[variant]([Card(c) for c in codes], wilds, rank)
+    that has not opened. The variant answers (:meth:`Game.view_points`)."""
+    return _variant(view.variant).view_points(view, view.hand if hand is None else hand)
 
 
 def going_out_card(view: View) -> Card | None:
     """The card to discard (or set aside) to declare or go out now, or None if it can't.
 
     Always None in R51 and MAR, where going out lays the cards: see :func:`suggest_lay`."""
-    if view.rules is not None:
-        return None
-    return _GOING_OUT[view.variant](view)
+    return _variant(view.variant).view_going_out(view)
+
+
+@cache
+def _variant(version: str) -> type[Game]:
+    return find_variant(version)
 
 
 # --------------------------------------------------------------------------- laying variants

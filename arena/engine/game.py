@@ -156,6 +156,18 @@ class Game:
         raise NotImplementedError
 
     @classmethod
+    def view_points(cls, view: View, hand: Sequence[Card]) -> int:
+        """For bots: what ``hand`` would pay if the round ended now, from what ``view``
+        shows (variant hook; :func:`arena.advice.hand_points` asks it)."""
+        raise NotImplementedError(f"{cls.name}: no hand points for bots")
+
+    @classmethod
+    def view_going_out(cls, view: View) -> Card | None:
+        """For bots: the card to discard or set aside to go out now, or None (variant hook;
+        :func:`arena.advice.going_out_card` asks it)."""
+        return None
+
+    @classmethod
     def team_labels(cls, options: Mapping[str, Any]) -> tuple[int, ...] | None:
         """A team label per seat when seats play as partners (ratings then never compare
         partners); None when everyone plays alone (variant hook)."""

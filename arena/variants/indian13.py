@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from arena.actions import Play
@@ -113,6 +114,14 @@ class Indian13(Game):
                           deadwood=deadwood, points=points, valid_declaration=False)
 
     @classmethod
+    def view_points(cls, view: View, hand: Sequence[Card]) -> int:
+        return view_points(view, hand)
+
+    @classmethod
+    def view_going_out(cls, view: View) -> Card | None:
+        return view_going_out(view)
+
+    @classmethod
     def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
                     options: Mapping[str, Any]) -> MeldCheck:
         """IND-11 to IND-13 for one group of cards."""
@@ -212,7 +221,14 @@ class Indian13(Game):
 
 def view_points(view: View, hand: Sequence[Card]) -> int:
     """For bots: what ``hand`` would pay if another seat declared now (IND-22)."""
-    return loser_points(hand, view.wilds, card_values(view.wilds))
+    return _points(view.wilds, tuple(sorted(c.code for c in hand)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _points(wilds: WildSpec, codes: tuple[int, ...]) -> int:
+    """Remembered per wild definition and multiset of cards: a bot weighing every discard
+    asks about the same hands turn after turn."""
+    return loser_points([Card(c) for c in codes], wilds, card_values(wilds))
 
 
 def view_going_out(view: View) -> Card | None:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from arena.actions import Play
@@ -112,6 +113,14 @@ class ThreeThirteen(Game):
         return HandReport(variant=cls.version, cards=tuple(cards), wild=RANKS[rank - 1],
                           melds=best.melds, deadwood=best.deadwood, points=best.points,
                           valid_declaration=out)
+
+    @classmethod
+    def view_points(cls, view: View, hand: Sequence[Card]) -> int:
+        return view_points(view, hand)
+
+    @classmethod
+    def view_going_out(cls, view: View) -> Card | None:
+        return view_going_out(view)
 
     @classmethod
     def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
@@ -239,7 +248,14 @@ def _view_values(view: View) -> list[int]:
 
 def view_points(view: View, hand: Sequence[Card]) -> int:
     """For bots: what ``hand`` would pay if the round ended now (TT-12)."""
-    return penalty(hand, view.wilds, _view_values(view))
+    _view_values(view)  # a view without its wild rank is refused (TT-7)
+    return _points(view.wilds, view.wild_rank or 0, tuple(sorted(c.code for c in hand)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _points(wilds: WildSpec, rank: int, codes: tuple[int, ...]) -> int:
+    """Remembered per wild definition and multiset of cards (bots ask the same hands)."""
+    return penalty([Card(c) for c in codes], wilds, card_values(rank))
 
 
 def view_going_out(view: View) -> Card | None:

@@ -16,7 +16,7 @@ from arena.engine.options import resolve_options
 from arena.engine.results import RoundEnd
 from arena.engine.rules import LayingRules
 from arena.engine.solver import min_deadwood
-from arena.engine.view import PublicEvent
+from arena.engine.view import PublicEvent, View
 from arena.errors import BadInput, IllegalAction
 from arena.variants.laying.hand import whole_hand
 from arena.variants.laying.play import (
@@ -261,6 +261,16 @@ class LayingGame(Game):
         return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=best.melds,
                           deadwood=best.deadwood, points=sum(values[c.code] for c in cards),
                           valid_declaration=whole_hand(cards, rules) is not None)
+
+    @classmethod
+    def view_points(cls, view: View, hand: Sequence[Card]) -> int:
+        """R51-16, MAR-16: every card left pays, or R51's flat 100 for a seat not opened;
+        going out lays the cards, so :meth:`view_going_out` stays None (see suggest_lay)."""
+        rules = view.rules
+        assert rules is not None
+        flat = rules.never_opened_pays
+        opened = bool(view.opened) and view.opened[view.seat]
+        return flat if flat is not None and not opened else sum(map(rules.hand_value, hand))
 
     @classmethod
     def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
