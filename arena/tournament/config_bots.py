@@ -1,0 +1,222 @@
+"""The ``bots:`` entries of a config: a Python class found (never imported) from its module
+or file, or a command line; its params, ``read:``/``write:`` paths and ``env:``."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+import shutil
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from arena.errors import BadInput, shown
+from arena.seats import confine
+from arena.seats.bot import BotSpec
+from arena.tournament.config_file import (
+    _check_keys,
+    _typed,
+    _Where,
+)
+
+BOT_KEYS = ("name", "module", "command", "params", "read", "write", "network", "env")
+
+
+MAX_BOTS = 500  # a large class; the balanced schedule of 500 bots is drawn in ~20 s
+
+
+MAX_NAME = 100  # characters of a tournament's name, a folder name
+
+
+MAX_PATH = 4096  # characters of a path (Linux's PATH_MAX)
+
+
+MAX_TEXT = 32 << 10  # characters of a command-line argument or an env value
+
+
+MAX_PARAMS = 64 << 10  # a bot's params as JSON: one argument of its host (Linux caps it at 128 KiB)
+
+
+def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise where.error(("bots",), "expected a list of bots, each with name and module")
+    if len(raw) > MAX_BOTS:
+        raise where.error(("bots",), f"expected at most {MAX_BOTS} bots, got {len(raw)}")
+    specs: list[BotSpec] = []
+    for i, entry in enumerate(raw):
+        spec = _bot(entry, ("bots", i), where, base)
+        if spec.name in {s.name for s in specs}:
+            raise where.error(("bots", i, "name"), f"duplicate bot name {spec.name!r}")
+        specs.append(spec)
+    return tuple(specs)
+
+
+def _bot(entry: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> BotSpec:
+    """One entry of ``bots:``: a Python class (``module``) or any program (``command``)."""
+    if not isinstance(entry, dict):
+        raise where.error(at, "expected a mapping with name and module")
+    _check_keys(entry, BOT_KEYS, at, where)
+    name = entry.get("name")
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME or name in (".", "..") \
+            or "/" in name or not name.isprintable():
+        raise where.error((*at, "name"), f"expected a bot name of at most {MAX_NAME} "
+                                         "printable characters, without '/'")
+    if ("command" in entry) == ("module" in entry):
+        raise where.error(at, "expected exactly one of module (a Python class) or "
+                              "command (a program speaking docs/protocol.md)")
+    read = _paths(entry.get("read", []), (*at, "read"), where, base, writable=False)
+    write = _paths(entry.get("write", []), (*at, "write"), where, base, writable=True)
+    network = _typed(entry, "network", bool, False, at, where, "true or false")
+    variables = _variables(entry.get("env", {}), (*at, "env"), where)
+    if "command" in entry:
+        spec = _command_bot(name, entry["command"], (*at, "command"), where, base)
+    else:
+        spec = _module_bot(name, entry, at, where, base)
+    return replace(spec, read=read, write=write, network=network, variables=variables,
+                   origin=where.place(at))
+
+
+def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], where: _Where,
+                base: Path) -> BotSpec:
+    """A Python class, found (not imported) from its module or file."""
+    module = entry.get("module")
+    expected = "expected 'package.module:Class' or 'path/file.py:Class'"
+    if not isinstance(module, str) or module.count(":") != 1 or \
+            not all(module.partition(":")[::2]) or not _module_text(module):
+        raise where.error((*at, "module"), f"{expected}, got {shown(module)}")
+    spec = BotSpec(name, _resolve_path(module, base),
+                   _params(entry.get("params", {}), (*at, "params"), where))
+    try:
+        spec.source_files()  # found, not imported: starting it is arena.seats.startup's job
+    except BadInput as exc:
+        raise where.error((*at, "module"), str(exc)) from exc
+    except OSError as exc:
+        raise where.error((*at, "module"), f"cannot be read ({exc.strerror or exc})") from exc
+    return spec
+
+
+def _module_text(module: str) -> bool:
+    """``a.b:Class`` with dotted names, or ``some/file.py:Class`` (a path of sane length)."""
+    where_, _, cls = module.partition(":")
+    if not cls.isidentifier() or len(module) > MAX_PATH or "\0" in module:
+        return False
+    return where_.endswith(".py") or all(part.isidentifier() for part in where_.split("."))
+
+
+def _params(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, Any]:
+    """Keyword arguments for the bot's class: JSON data (they reach its host as JSON, in
+    one command-line argument, which Linux caps at 128 KiB)."""
+    expected = ("expected a mapping of keyword arguments (names to text, numbers, "
+                "true/false, lists and mappings)")
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and k.isidentifier()
+                                            for k in raw):
+        raise where.error(at, expected)
+    try:
+        text = json.dumps(raw, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise where.error(at, f"{expected}; {' '.join(str(exc).split())[:80]}") from exc
+    if len(text) > MAX_PARAMS:
+        raise where.error(at, f"expected at most {MAX_PARAMS >> 10} KiB of parameters as "
+                              f"JSON, got {len(text) >> 10} KiB")
+    return raw
+
+
+def _paths(raw: Any, at: tuple[str | int, ...], where: _Where, base: Path, *,
+           writable: bool) -> tuple[str, ...]:
+    """Existing paths a confined bot may also read or write, relative to the config."""
+    if not isinstance(raw, list) or not all(isinstance(p, str) and _sane(p, MAX_PATH)
+                                            for p in raw):
+        raise where.error(at, f"expected a list of paths (each at most {MAX_PATH} "
+                              "characters)")
+    found = []
+    for i, text in enumerate(raw):
+        try:
+            path = (base / text).resolve()
+            missing = not path.exists()
+        except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+            raise where.error((*at, i), f"cannot be checked ({exc})") from exc
+        if missing:
+            raise where.error((*at, i), f"no such file or folder {shown(text)}")
+        why = confine.unusable_by_bots(str(path), writable=writable)
+        if why:
+            raise where.error((*at, i), f"{shown(text)} {why}")
+        found.append(str(path))
+    return tuple(found)
+
+
+def _sane(text: str, longest: int) -> bool:
+    """Text that can be a path or a program argument: no NUL byte, not overly long."""
+    return "\0" not in text and len(text) <= longest
+
+
+def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Where,
+                 base: Path) -> BotSpec:
+    """A bot in any language: a command line, run from a temporary folder."""
+    expected = "expected a command line, e.g. [node, bots/my_bot.js]"
+    if isinstance(command, str):
+        try:
+            command = shlex.split(command)
+        except ValueError as exc:  # an unclosed quote
+            raise where.error(at, f"{expected}; {exc}") from exc
+    if not isinstance(command, list) or not command or \
+            not all(isinstance(a, str) and _sane(a, MAX_TEXT) for a in command):
+        raise where.error(at, expected)
+    if not command[0] or not _sane(command[0], MAX_PATH):
+        raise where.error(at, f"{expected}; got program {shown(command[0])}")
+    resolved = [command[0], *(str((base / a).resolve()) if _names_a_file(a, base) else a
+                              for a in command[1:])]
+    if _is_file(base / command[0]) and not Path(command[0]).is_absolute():
+        resolved[0] = str((base / command[0]).resolve())
+    if shutil.which(resolved[0]) is None and not _is_file(Path(resolved[0])):
+        raise where.error(at, f"program {shown(command[0])} not found")
+    return BotSpec(name, command=tuple(resolved))
+
+
+def _is_file(path: Path) -> bool:
+    """``Path.is_file``, False also for a path the system refuses (too long, a loop)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _variables(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, str]:
+    """``env: {NAME: value}``: variables for the bot's process, beyond the few every bot
+    gets (it never sees the rest of the organiser's environment)."""
+    if not isinstance(raw, dict):
+        raise where.error(at, "expected a mapping of variable names to text")
+    for name, value in raw.items():
+        if not isinstance(name, str) or not name.isidentifier() or \
+                not isinstance(value, str | int | float) or isinstance(value, bool) or \
+                not _sane(str(value), MAX_TEXT):
+            raise where.error((*at, name), "expected NAME: text (a number is written "
+                                           f"as text; at most {MAX_TEXT >> 10} KiB)")
+    return {name: str(value) for name, value in raw.items()}
+
+
+def _names_a_file(arg: str, base: Path) -> bool:
+    """A relative argument that is a file beside the config, or looks like a path to one
+    (``bots/x.js``, ``bot.py``): made absolute, since the bot runs from a temporary folder
+    (and a missing script is then named by the path the config meant)."""
+    if not arg or Path(arg).is_absolute() or arg.startswith("-") or "=" in arg or \
+            len(arg) > MAX_PATH:
+        return False
+    try:
+        beside = (base / arg).exists()
+    except OSError:
+        beside = False
+    return beside or "/" in arg or Path(arg).suffix[1:].isalpha()
+
+
+def _resolve_path(module: str, base: Path) -> str:
+    """A ``file.py:Class`` path is read relative to the config file (else to the current
+    folder) and made absolute, since bots run from a temporary folder."""
+    where_, sep, cls = module.rpartition(":")
+    if sep and where_.endswith(".py") and not Path(where_).is_absolute():
+        candidate = base / where_ if _is_file(base / where_) else Path(where_)
+        with contextlib.suppress(OSError, RuntimeError):  # a loop: source_files says so
+            candidate = candidate.resolve()
+        return f"{candidate}:{cls}"
+    return module
