@@ -158,9 +158,9 @@ class Referee:
             action = self._ask(seat)
             if action is not None:
                 try:
-                    game.apply(action)
-                    if game.remedy is not None:  # R51-9, MAR-8: one fault; asked again
-                        self._fault(seat, "illegal", game.remedy)
+                    remedy = game.apply(action)
+                    if remedy is not None:  # R51-9, MAR-8: one fault; asked again
+                        self._fault(seat, "illegal", remedy)
                     else:
                         self.tally[seat].streak = 0
                     return
@@ -174,13 +174,13 @@ class Referee:
         random_ok = self.policy.policy == "random_legal" and not self.tally[seat].forfeit
         action = self._random_action() if random_ok else game.safe_action()
         try:
-            game.apply(action)
+            remedy = game.apply(action)
         except IllegalAction:
             action = game.safe_action()
-            game.apply(action)
+            remedy = game.apply(action)
         if isinstance(action, Draw) and self._owes_play(seat) and game.turn.drawn is not None:
-            game.apply(game.safe_action())  # COM-10: discard the card just drawn
-        if game.remedy is not None and self._owes_play(seat):
+            remedy = game.apply(game.safe_action())  # COM-10: discard the card just drawn
+        if remedy is not None and self._owes_play(seat):
             game.apply(game.safe_action())  # COM-10: then the stock card drawn in its place
 
     def _owes_play(self, seat: int) -> bool:

@@ -112,9 +112,10 @@ def points_after(game: Game) -> list[int]:
 # ------------------------------------------------------------ scenario steps
 
 
-def play(game: Game, text: str) -> None:
-    """One answer of the seat to act, written as a bot writes it."""
-    game.apply(parse_action(text))
+def play(game: Game, text: str) -> str | None:
+    """One answer of the seat to act, written as a bot writes it; the remedy it got, if any
+    (R51-9, MAR-8)."""
+    return game.apply(parse_action(text))
 
 
 def draw_and_discard(game: Game) -> None:

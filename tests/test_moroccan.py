@@ -252,12 +252,12 @@ def test_mar_8_mar_11_take_the_discard_lay_it_take_a_joker_back() -> None:
 def test_mar_8_remedy_taken_discard_not_laid() -> None:
     game = laid_game()
     play(game, "discard")
-    play(game, "discard 4D")
-    assert game.remedy is not None and game.remedy.startswith("MAR-8: the taken discard 8H")
+    remedy = play(game, "discard 4D")
+    assert remedy is not None and remedy.startswith("MAR-8: the taken discard 8H")
     assert game.pile[-1] == card("8H") and game.view(0).drawn == card("3D")
     assert [str(a) for _, a in game.log[-2:]] == ["discard", "stock"]
-    play(game, "discard 3D")
-    assert game.to_act == 1 and game.remedy is None
+    assert play(game, "discard 3D") is None
+    assert game.to_act == 1
 
 
 def test_mar_8_a_discarded_joker_may_be_taken_and_laid() -> None:
@@ -349,8 +349,8 @@ def test_mar_13_simple_discard_taken_freely_after_the_first_cycle() -> None:
     draw_and_discard(game)  # 3C
     play(game, "discard")  # 3C, not laid: no remedy in Simple
     assert refused(game, "discard 3C").rule == "COM-11"
-    play(game, "discard 2S")
-    assert game.remedy is None and card("3C") in game.hands[0]
+    assert play(game, "discard 2S") is None
+    assert card("3C") in game.hands[0]
 
 
 # --------------------------------------------------------------------------- game, stock, cap
@@ -404,8 +404,8 @@ def test_mar_20_safe_actions() -> None:
     assert game.pile == cards("KC KS")
     game = laid_game()
     play(game, "discard")  # 8H
-    game.apply(game.safe_action())  # goes back; 3D drawn ...
-    assert game.remedy is not None and game.safe_action() == Play(discard=card("3D"))
+    remedy = game.apply(game.safe_action())  # goes back; 3D drawn ...
+    assert remedy is not None and game.safe_action() == Play(discard=card("3D"))
     game.apply(game.safe_action())  # ... and discarded
     assert game.pile[-2:] == cards("8H 3D")
 

@@ -384,31 +384,31 @@ def test_r51_9_take_the_discard_and_lay_it_rule_example() -> None:
     game = taker_game()
     play(game, "discard")
     assert game.view(0).kept == card("8H") and game.draws == 4
-    play(game, "lay 0 8H; discard 2C")
-    assert table(game)[0] == "5H 6H 7H 8H" and game.remedy is None
+    assert play(game, "lay 0 8H; discard 2C") is None  # no remedy: 8H was laid
+    assert table(game)[0] == "5H 6H 7H 8H"
     assert game.history[-2].kind == "lay" and game.history[-2].cards == (card("8H"),)
 
 
 def test_r51_9_remedy_card_back_stock_drawn_asked_again() -> None:
     game = taker_game()
     play(game, "discard")
-    play(game, "discard 2C")  # does not lay 8H: the remedy, not this play
-    assert game.remedy is not None and game.remedy.startswith("R51-9: the taken discard 8H")
+    remedy = play(game, "discard 2C")  # does not lay 8H: the remedy, not this play
+    assert remedy is not None and remedy.startswith("R51-9: the taken discard 8H")
     assert game.pile == cards("JC 9S 3S 8H") and game.draws == 4  # the take is undone
     assert (game.to_act, game.decision) == (0, "play")
     assert game.view(0).drawn == card("9H") and game.view(0).drawn_from == "stock"
     assert card("8H") not in game.hands[0] and card("2C") in game.hands[0]
     assert [str(a) for _, a in game.log[-2:]] == ["discard", "stock"]
     assert [e.kind for e in game.history[-2:]] == ["take", "return"]
-    play(game, "discard 9H")  # the play asked again
-    assert game.remedy is None and game.to_act == 1 and game.pile[-1] == card("9H")
+    assert play(game, "discard 9H") is None  # the play asked again
+    assert game.to_act == 1 and game.pile[-1] == card("9H")
 
 
 def test_r51_9_remedy_replays_from_the_log() -> None:
     game = taker_game()
     play(game, "discard")
-    play(game, "meld 4C 6C 8C; discard 2C")  # not a combination either: still the remedy
-    assert game.remedy is not None and game.view(0).drawn == card("9H")
+    remedy = play(game, "meld 4C 6C 8C; discard 2C")  # not a combination either: the remedy
+    assert remedy is not None and game.view(0).drawn == card("9H")
     again = r51_game([TAKER, JUNK_14], stock="9S 3S 4S 9H 10H")
     for seat, action in game.log:
         assert again.to_act == seat
@@ -419,8 +419,7 @@ def test_r51_9_remedy_replays_from_the_log() -> None:
 def test_r51_9_asking_for_the_stock_is_the_remedy_too() -> None:
     game = taker_game()
     play(game, "discard")
-    play(game, "stock")
-    assert game.remedy is not None and game.view(0).drawn == card("9H")
+    assert play(game, "stock") is not None and game.view(0).drawn == card("9H")
     assert refused(game, "stock").rule == "R51-7"  # once is all
 
 
@@ -795,8 +794,8 @@ def test_r51_22_safe_action_returns_a_taken_discard_first() -> None:
     play(game, "discard")
     safe = game.safe_action()
     assert isinstance(safe, Play) and not safe.lays_anything
-    game.apply(safe)  # the remedy: 8H goes back, 9H is drawn ...
-    assert game.remedy is not None and game.view(0).drawn == card("9H")
+    remedy = game.apply(safe)  # the remedy: 8H goes back, 9H is drawn ...
+    assert remedy is not None and game.view(0).drawn == card("9H")
     assert game.safe_action() == Play(discard=card("9H"))  # ... and is discarded
     game.apply(game.safe_action())
     assert game.pile[-2:] == cards("8H 9H") and game.to_act == 1

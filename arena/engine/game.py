@@ -59,10 +59,6 @@ class Game:
     aliases: ClassVar[tuple[str, ...]] = ()
     OPTIONS: ClassVar[tuple[OptionSpec, ...]]
     draw_rule: ClassVar[str] = "COM-8"
-    remedy: str | None = None
-    """Set by the last ``apply`` when it played a remedy instead of the answer (R51-9, MAR-8:
-    a taken discard not laid goes back and the stock is drawn); the referee counts one fault
-    and asks the seat again."""
 
     def __init__(self, *, seed: int, options: Mapping[str, Any] | None = None,
                  decks: Sequence[Sequence[Card]] = (), dealer: int | None = None) -> None:
@@ -193,8 +189,12 @@ class Game:
         """The draw sources open to the seat to act."""
         return ("stock", "discard") if self.pile else ("stock",)
 
-    def apply(self, action: Action) -> None:
-        """Check and apply the answer of the seat to act; nothing changes if it is illegal."""
+    def apply(self, action: Action) -> str | None:
+        """Check and apply the answer of the seat to act; nothing changes if it is illegal.
+
+        Returns None, or the remedy played instead of the answer, with the rule it cites
+        (R51-9, MAR-8: a taken discard not laid goes back and the stock is drawn): the
+        referee counts one fault and asks the seat again."""
         if self.finished:
             raise IllegalAction("the game is over", rule="COM-13")
         seat = self.to_act
@@ -208,6 +208,7 @@ class Game:
             self.check_play(seat, play=action)
             self.log.append((seat, action))
             self.apply_play(seat, action)
+        return None
 
     def _draw(self, seat: int, source: Source) -> None:
         if source not in self.legal_draws():

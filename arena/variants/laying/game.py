@@ -119,24 +119,23 @@ class LayingGame(Game):
 
     # ------------------------------------------------------------------ the remedy
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action) -> str | None:
         """As :meth:`Game.apply`, except that a play that does not lay a discard it had to lay
         gets the remedy instead (R51-9, MAR-8): the card goes back, the stock is drawn, and the
-        seat is asked again. It is logged as the ``stock`` draw it amounts to."""
-        self.remedy = None
+        seat is asked again; the remedy is returned. It is logged as the ``stock`` draw it
+        amounts to."""
         if self.finished or not self.remedy_due(action):
-            super().apply(action)
-            return
+            return super().apply(action)
         seat, card = self.to_act, self.turn.drawn
         assert card is not None
         self.hands[seat].remove(card)
         self.pile.append(card)
         self.history.append(PublicEvent(seat, "return", (card,)))
         self.draws -= 1  # COM-9: an undone take does not count; the stock draw does
-        self.remedy = (f"{self.rules.rule('take')}: the taken discard {card} was not laid: it "
-                       "goes back on the pile and the top stock card is drawn instead")
         self.decision = "draw"
         super().apply(Draw("stock"))
+        return (f"{self.rules.rule('take')}: the taken discard {card} was not laid: it goes "
+                "back on the pile and the top stock card is drawn instead")
 
     def remedy_due(self, action: Action) -> bool:
         """A discard taken this turn that must be laid, and an answer that does not lay it
