@@ -992,3 +992,23 @@ def test_r51_12_r51_19_random_playouts_with_other_options(defaults: dict[str, An
         assert_log_replays(variant, game)
         if defaults.get("teams"):
             assert game.totals[0] == game.totals[2] and game.totals[1] == game.totals[3]
+
+
+def test_an_accepted_play_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R51-10: the opening's lays are made (and its rules checked) once, not again to apply
+    them."""
+    import arena.variants.laying.game as laying_game
+
+    calls: list[int] = []
+    real = laying_game.lay_cards
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(laying_game, "lay_cards", counting)
+    game = jokers_game()
+    play(game, "stock")
+    calls.clear()
+    assert play(game, OPEN_AND_TAKE) is None and game.best_opening == 70
+    assert len(calls) == 1

@@ -50,6 +50,7 @@ class LayingGame(Game):
         self.best_opening = 0
         self.first_cycle = True
         self.tournante: Card | None = None
+        self.accepted: tuple[Play, tuple[Laid, int | None]] | None = None  # check_play's
         self.to_act, self.decision = self.dealer, "play"
 
     def partner(self, seat: int) -> int | None:
@@ -150,8 +151,8 @@ class LayingGame(Game):
     # ------------------------------------------------------------------ play
 
     def check_play(self, seat: int, play: Play) -> None:
-        if not self.remedy_due(play):
-            self.checked(seat, play)
+        if not self.remedy_due(play):  # kept for apply_play: a play is checked once
+            self.accepted = (play, self.checked(seat, play))
 
     def checked(self, seat: int, play: Play) -> tuple[Laid, int | None]:
         """The play's lays made on copies, and the opening count if they open; or raise."""
@@ -178,7 +179,9 @@ class LayingGame(Game):
         return laid, count
 
     def apply_play(self, seat: int, play: Play) -> None:
-        laid, count = self.checked(seat, play)
+        accepted, self.accepted = self.accepted, None
+        laid, count = accepted[1] if accepted is not None and accepted[0] is play \
+            else self.checked(seat, play)
         assert play.discard is not None
         sec = play.lays_anything and self.rami_sec(seat)
         self.table, self.hands[seat] = list(laid.table), list(laid.hand)
