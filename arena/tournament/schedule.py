@@ -94,12 +94,9 @@ class Schedule:
 
     def __iter__(self) -> Iterator[Pairing]:
         for t, table in enumerate(self.tables):
-            k = len(table)
-            orders = seating_orders(table)
             for g in range(self.games_per_table):
-                block, shift = divmod(g, k)
-                order = orders[block % len(orders)]
-                seats = order[shift:] + order[:shift]
+                block, shift = divmod(g, len(table))
+                seats = duplicate_set(table, block)[shift]
                 key = block if self.duplicate else g
                 yield Pairing(id=f"t{t:04d}-g{g:03d}", table=t, seats=seats,
                               seed=derive_seed(self.seed, t, key),
@@ -114,6 +111,15 @@ def seating_orders(table: tuple[str, ...]) -> list[tuple[str, ...]]:
     appearing in the same number of them."""
     first, rest = table[0], table[1:]
     return [(first, *p) for p in permutations(rest)]
+
+
+def duplicate_set(table: tuple[str, ...], block: int) -> list[tuple[str, ...]]:
+    """The seatings of duplicate set ``block`` of a table: its block-th cyclic order (cycling
+    through them all; orders that repeat, as with one bot in several seats, count once) and
+    each rotation of it. The games of one set share one deck."""
+    orders = list(dict.fromkeys(seating_orders(table)))
+    order = orders[block % len(orders)]
+    return [order[shift:] + order[:shift] for shift in range(len(order))]
 
 
 def make_schedule(bots: Sequence[str], *, players: int, kind: str = "round-robin",

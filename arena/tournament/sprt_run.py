@@ -19,7 +19,7 @@ from arena.ratings.sprt import (
 from arena.records import GameRecord
 from arena.tournament.config import Config
 from arena.tournament.runner import check_config_bots, play_pairings, settle_seed, writing
-from arena.tournament.schedule import Pairing, derive_seed, seating_orders
+from arena.tournament.schedule import Pairing, derive_seed, duplicate_set
 
 EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
 
@@ -27,16 +27,11 @@ EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
 def sprt_pairings(candidate: str, baseline: str, *, players: int, seed: int,
                   sets: range, filler: str | None = None) -> list[Pairing]:
     """The games of duplicate sets ``sets``: one deck per set, dealt once per seat rotation
-    of the table; set s seats the table in cyclic order s mod (number of orders)."""
+    of the table, set s in the table's s-th cyclic order (the schedule's duplicate sets)."""
     table = (candidate, baseline, *[filler or baseline] * (players - 2))
-    orders = list(dict.fromkeys(seating_orders(table)))
-    out = []
-    for s in sets:
-        order = orders[s % len(orders)]
-        deck = derive_seed(seed, "sprt", s)
-        out += [Pairing(id=f"s{s:06d}-g{g}", table=0, seats=order[g:] + order[:g], seed=deck,
-                        dup_set=f"s{s:06d}") for g in range(players)]
-    return out
+    return [Pairing(id=f"s{s:06d}-g{g}", table=0, seats=seats, dup_set=f"s{s:06d}",
+                    seed=derive_seed(seed, "sprt", s))
+            for s in sets for g, seats in enumerate(duplicate_set(table, s))]
 
 
 @dataclass(frozen=True, slots=True)
