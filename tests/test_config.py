@@ -131,6 +131,10 @@ CASES = [
      ":9: bots[1].command: program './mybot' not found"),
     ("command-not-text", edit("    module: bots.random_bot:RandomBot", "    command: {a: 1}"),
      ":9: bots[1].command: expected a command line"),
+    ("command-bare-yes", edit("    module: bots.random_bot:RandomBot",
+                              "    command: [yes, '{\"id\":0}']"),
+     ":9: bots[1].command: expected a command line, e.g. [node, bots/my_bot.js]; YAML reads a "
+     "bare yes, no, on or off as true or false: quote it ('yes')"),
     ("module-and-command", edit("    module: bots.random_bot:RandomBot",
                                 "    module: bots.random_bot:RandomBot\n    command: python"),
      ":8: bots[1]: expected exactly one of module"),

@@ -160,6 +160,9 @@ def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Whe
             command = shlex.split(command)
         except ValueError as exc:  # an unclosed quote
             raise where.error(at, f"{expected}; {exc}") from exc
+    if isinstance(command, list) and any(isinstance(a, bool) for a in command):
+        raise where.error(at, f"{expected}; YAML reads a bare yes, no, on or off as true or "
+                              "false: quote it ('yes')")
     if not isinstance(command, list) or not command or \
             not all(isinstance(a, str) and _sane(a, MAX_TEXT) for a in command):
         raise where.error(at, expected)
