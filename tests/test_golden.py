@@ -20,6 +20,13 @@ def test_the_game_plays_as_recorded(case: Case) -> None:
     assert first_difference(case) is None
 
 
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_isolated_bots_play_the_same_game(case: Case) -> None:
+    """Each bot in its own confined process plays the recorded game move for move: the seats
+    and the wire change nothing."""
+    assert first_difference(case, "process") is None
+
+
 def test_a_changed_line_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison can fail: one changed point in a golden file is named by its line."""
     case = CASES[0]

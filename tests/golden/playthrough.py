@@ -22,6 +22,7 @@ from typing import Any
 from arena.records import GameRecord, parse_logged
 from arena.referee import play_game
 from arena.seats.bot import BotSpec
+from arena.seats.make import Isolation
 from arena.variants import find_variant
 
 HERE = Path(__file__).parent
@@ -64,10 +65,12 @@ def table_lines(table: Any) -> list[str]:
         for m in table]
 
 
-def transcript(case: Case) -> Iterator[str]:
-    """The case's game, played now, as lines of text."""
+def transcript(case: Case, isolation: Isolation = "inprocess") -> Iterator[str]:
+    """The case's game, played now (its bots in this process, or each in its own), as lines
+    of text."""
     variant = find_variant(case.variant)
-    record = play_game(variant, case.bots, seed=case.seed, options=case.options)
+    record = play_game(variant, case.bots, seed=case.seed, options=case.options,
+                       isolation=isolation)
     yield f"case {case.name}: {record.variant} {dict(record.options)} seed {record.seed}"
     yield "seats " + ", ".join(s.bot for s in record.seats)
     game = variant(seed=record.seed, options=record.options)
@@ -111,10 +114,10 @@ def path_of(case: Case) -> Path:
     return HERE / f"{case.name}.txt"
 
 
-def first_difference(case: Case) -> str | None:
+def first_difference(case: Case, isolation: Isolation = "inprocess") -> str | None:
     """Where the game played now departs from its golden file (None: nowhere)."""
     want = path_of(case).read_text("utf-8").splitlines()
-    got = list(transcript(case))
+    got = list(transcript(case, isolation))
     for number, (a, b) in enumerate(zip(want, got, strict=False), 1):
         if a != b:
             return f"{path_of(case).name}:{number}: expected {a!r}, got {b!r}"
