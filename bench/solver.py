@@ -18,9 +18,9 @@ from _deals import GIN_VALUES, GIN_WILDS, Deal, gin_hands, indian_deals, three_t
 from _harness import STATS_HEADERS, Stats
 
 from arena.cards import Card
-from arena.engine.melds import TT_MELDS
 from arena.engine.solver import min_deadwood
 from arena.variants.indian13 import best_declaration, loser_points
+from arena.variants.three_thirteen import TT_MELDS
 
 WILD_COUNTS = range(5)
 TARGET_P50_NS = 100_000  # IND target: p50 <= 100 us

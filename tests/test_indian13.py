@@ -25,11 +25,12 @@ from conftest import (
 
 from arena.actions import Draw, Placed, Play, parse_action
 from arena.cards import RANKS, SUITS, Card, deck, format_cards, parse_cards
-from arena.engine.melds import IND_MELDS, check_meld
+from arena.engine.melds import check_meld
 from arena.errors import BadInput
 from arena.referee import Clock
 from arena.variants import find_variant
 from arena.variants.indian13 import (
+    IND_MELDS,
     Indian13,
     card_values,
     declaration,

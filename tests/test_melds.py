@@ -16,19 +16,12 @@ from hypothesis import strategies as st
 from oracle import Oracle, target_kinds
 
 from arena.cards import ALL_CARDS, JOKER_CODE, Card, format_cards, parse_cards
-from arena.engine.melds import (
-    IND_MELDS,
-    MAR_MELDS,
-    NO_WILDS,
-    R51_MELDS,
-    TT_MELDS,
-    Kind,
-    MeldRules,
-    WildSpec,
-    check_meld,
-    meld_kinds,
-)
+from arena.engine.melds import NO_WILDS, Kind, MeldRules, WildSpec, check_meld, meld_kinds
 from arena.engine.solver import Arrangement, complete_arrangement, min_deadwood
+from arena.variants.indian13 import IND_MELDS
+from arena.variants.moroccan import MAR_MELDS
+from arena.variants.rummy51 import R51_MELDS
+from arena.variants.three_thirteen import TT_MELDS
 
 # --------------------------------------------------------------------------- variant data
 

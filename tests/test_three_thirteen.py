@@ -17,13 +17,14 @@ from arena.actions import Draw, LayOff, Placed, Play
 from arena.advice import going_out_card, hand_points
 from arena.cards import Card, deck, parse_cards
 from arena.engine.game import Game
-from arena.engine.melds import TT_MELDS, check_meld
+from arena.engine.melds import check_meld
 from arena.engine.view import View
 from arena.errors import BadInput, IllegalAction
 from arena.referee import play_game
 from arena.seats.bot import BotSpec, GameInfo
 from arena.variants import find_variant
 from arena.variants.three_thirteen import (
+    TT_MELDS,
     ThreeThirteen,
     card_values,
     going_out_discard,

@@ -6,12 +6,12 @@ a :class:`WildSpec` says which cards are wild this round. The solver
 (:mod:`arena.engine.solver`) builds on both.
 
 >>> from arena.cards import parse_cards
->>> ind = WildSpec.of(parse_cards("JK 7C 7S"), self_standing=True)
->>> check_meld(parse_cards("9H 10H JK QH"), IND_MELDS, ind).kind
+>>> rules, wilds = MeldRules(), WildSpec.of(parse_cards("JK 7C 7S"), self_standing=True)
+>>> check_meld(parse_cards("9H 10H JK QH"), rules, wilds).kind
 'sequence'
->>> check_meld(parse_cards("AS 2S 3S"), IND_MELDS, ind).kind
+>>> check_meld(parse_cards("AS 2S 3S"), rules, wilds).kind
 'pure_sequence'
->>> check_meld(parse_cards("KH AH 2H"), IND_MELDS, ind).valid
+>>> check_meld(parse_cards("KH AH 2H"), rules, wilds).valid
 False
 """
 
@@ -43,11 +43,6 @@ class MeldRules:
     rule_wild: str = "COM-2"
 
 
-IND_MELDS = MeldRules(rule_run="IND-11", rule_set="IND-13", rule_wild="IND-12")
-TT_MELDS = MeldRules(ace_high=False, need_natural=False, set_duplicates=True, max_set=108,
-                     rule_run="TT-9", rule_set="TT-9", rule_wild="TT-8")
-R51_MELDS = MeldRules(max_wilds=1, rule_run="R51-6", rule_set="R51-6", rule_wild="R51-6")
-MAR_MELDS = MeldRules(max_wilds=1, rule_run="MAR-6", rule_set="MAR-6", rule_wild="MAR-6")
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,33 +2,35 @@
 what cards pay, and the rule ID it cites for each; the engine, the views and the bots'
 advice read the same value.
 
->>> LayingRules(prefix="R51").rule("open"), LayingRules(prefix="MAR").hand_value(Card.JOKER)
-('R51-10', 20)
+>>> register_laying("XY", MeldRules(max_wilds=1), {"open": "XY-3"})
+>>> LayingRules(prefix="XY").rule("open"), LayingRules(prefix="XY").hand_value(Card.JOKER)
+('XY-3', 20)
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from arena.cards import ALL_CARDS, Card
-from arena.engine.melds import MAR_MELDS, R51_MELDS, MeldRules
+from arena.engine.melds import MeldRules
 
-_RULE_IDS = {
-    "R51": {"combo": "R51-6", "turn": "R51-7", "cycle": "R51-8", "take": "R51-9",
-            "open": "R51-10", "rise": "R51-11", "rights": "R51-13", "out": "R51-14",
-            "joker": "R51-19"},
-    "MAR": {"combo": "MAR-6", "turn": "MAR-8", "cycle": "MAR-5", "take": "MAR-8",
-            "open": "MAR-9", "rise": "MAR-10", "rights": "MAR-11", "out": "MAR-12",
-            "joker": "MAR-9", "simple": "MAR-13"},
-}
+_FAMILY: dict[str, tuple[MeldRules, Mapping[str, str]]] = {}
+
+
+def register_laying(prefix: str, melds: MeldRules, rule_ids: Mapping[str, str]) -> None:
+    """A laying variant's combinations and the rule ID it cites for each part of a turn
+    (``open``, ``rights``, ...), under the prefix its :class:`LayingRules` names; each
+    variant registers its own, so the engine names none."""
+    _FAMILY[prefix] = (melds, dict(rule_ids))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LayingRules:
     """One laying variant's rules as data; the engine and the bots' advice read the same value."""
 
-    prefix: str  # "R51" or "MAR": the combinations (R51-6, MAR-6) and the rule IDs cited
+    prefix: str  # the variant's rule-ID prefix: its combinations and rule IDs (register_laying)
     ace: int = 10  # an ace outside a low run, counted and in hand (R51-5 ace_high_value, MAR-7)
     joker_in_hand: int = 20  # R51-16, MAR-16
     opening: int | None = 51  # the base threshold of a first lay-down; None: MAR Simple
@@ -45,11 +47,11 @@ class LayingRules:
     @property
     def melds(self) -> MeldRules:
         """What a combination may be (one joker at most, sets of distinct suits)."""
-        return R51_MELDS if self.prefix == "R51" else MAR_MELDS
+        return _FAMILY[self.prefix][0]
 
     def rule(self, what: str) -> str:
         """The rule ID this variant cites for ``what`` (``open``, ``rights``, ...)."""
-        return _RULE_IDS[self.prefix][what]
+        return _FAMILY[self.prefix][1][what]
 
     def hand_value(self, card: Card) -> int:
         """What a card left in hand pays (R51-16, MAR-16)."""

@@ -9,13 +9,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from arena.cards import JOKER_CODE, Card
-from arena.engine.melds import (
-    INF,
-    Kind,
-    Meld,
-    MeldRules,
-    WildSpec,
-)
+from arena.engine.melds import INF, Kind, Meld, MeldRules, WildSpec
 
 #
 # The hand's natural cards are numbered 0..n-1 in code order, so a set of them is a bit mask.

@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+import arena.variants  # noqa: F401  (registers the laying variants' rules, which views name)
 from arena.cards import Card
 from arena.engine.melds import WildSpec
 from arena.engine.rules import LayingRules

@@ -9,7 +9,7 @@ from typing import Any
 from arena.actions import Play
 from arena.cards import Card, deck
 from arena.engine.game import Game, HandReport
-from arena.engine.melds import IND_MELDS, MeldCheck, WildSpec, check_meld
+from arena.engine.melds import MeldCheck, MeldRules, WildSpec, check_meld
 from arena.engine.options import (
     MAX_DEALS,
     OptionSpec,
@@ -23,6 +23,8 @@ from arena.engine.results import RoundEnd
 from arena.engine.solver import Arrangement, complete_arrangement, deadwood_points, min_deadwood
 from arena.engine.view import EventKind, PublicEvent, View
 from arena.errors import BadInput, IllegalAction
+
+IND_MELDS = MeldRules(rule_run="IND-11", rule_set="IND-13", rule_wild="IND-12")
 
 CAP = 80  # IND-22
 INVALID_DECLARATION = 80  # IND-20

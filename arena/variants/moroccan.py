@@ -18,9 +18,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.cards import deck
+from arena.engine.melds import MeldRules
 from arena.engine.options import MAX_PENALTY, OptionSpec, draw_cap, int_in, match_of, one_of
-from arena.engine.rules import LayingRules
+from arena.engine.rules import LayingRules, register_laying
 from arena.variants.laying.game import LayingGame
+
+MAR_MELDS = MeldRules(max_wilds=1, rule_run="MAR-6", rule_set="MAR-6", rule_wild="MAR-6")
+register_laying("MAR", MAR_MELDS, {  # the rule each part of a turn cites
+    "combo": "MAR-6", "turn": "MAR-8", "cycle": "MAR-5", "take": "MAR-8", "open": "MAR-9",
+    "rise": "MAR-10", "rights": "MAR-11", "out": "MAR-12", "joker": "MAR-9",
+    "simple": "MAR-13"})
 
 RAMI_SEC = 200  # MAR-15
 

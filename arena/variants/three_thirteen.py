@@ -17,12 +17,15 @@ from typing import Any
 from arena.actions import Play
 from arena.cards import RANKS, Card, deck
 from arena.engine.game import Game, HandReport
-from arena.engine.melds import TT_MELDS, MeldCheck, WildSpec, check_meld
+from arena.engine.melds import MeldCheck, MeldRules, WildSpec, check_meld
 from arena.engine.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
 from arena.engine.results import RoundEnd
 from arena.engine.solver import Arrangement, deadwood_points, min_deadwood
 from arena.engine.view import PublicEvent, View
 from arena.errors import BadInput, IllegalAction
+
+TT_MELDS = MeldRules(ace_high=False, need_natural=False, set_duplicates=True, max_set=108,
+                     rule_run="TT-9", rule_set="TT-9", rule_wild="TT-8")
 
 ROUNDS = 11  # TT-3
 WILD_POINTS = 15  # TT-12: a wild-rank card outside melds

@@ -2,6 +2,7 @@
 table joker stands for (COM-15), a new combination, an addition, a joker taken back.
 
 >>> from arena.cards import parse_cards
+>>> import arena.variants  # registers R51's combinations and rule IDs
 >>> R51 = LayingRules(prefix="R51")
 >>> meld_points(parse_cards("QS KS AS"), ace=10), meld_points(parse_cards("AH 2H 3H"), ace=10)
 (30, 6)
