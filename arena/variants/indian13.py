@@ -117,11 +117,14 @@ class Indian13(Game):
 
     @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
-        return view_points(view, hand)
+        """For bots: what ``hand`` would pay if another seat declared now (IND-22)."""
+        return _points(view.wilds, tuple(sorted(c.code for c in hand)))
 
     @classmethod
     def view_going_out(cls, view: View) -> Card | None:
-        return view_going_out(view)
+        """For bots: the card to set aside for a valid declaration now, if there is one."""
+        found = best_declaration(view.hand, view.wilds)
+        return None if found is None else found[0]
 
     @classmethod
     def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
@@ -221,19 +224,8 @@ class Indian13(Game):
                                 for s in range(self.players)])
 
 
-def view_points(view: View, hand: Sequence[Card]) -> int:
-    """For bots: what ``hand`` would pay if another seat declared now (IND-22)."""
-    return _points(view.wilds, tuple(sorted(c.code for c in hand)))
-
-
 @lru_cache(maxsize=1 << 16)
 def _points(wilds: WildSpec, codes: tuple[int, ...]) -> int:
     """Remembered per wild definition and multiset of cards: a bot weighing every discard
     asks about the same hands turn after turn."""
     return loser_points([Card(c) for c in codes], wilds, card_values(wilds))
-
-
-def view_going_out(view: View) -> Card | None:
-    """For bots: the card to set aside for a valid declaration now, if there is one."""
-    found = best_declaration(view.hand, view.wilds)
-    return None if found is None else found[0]

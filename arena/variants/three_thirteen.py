@@ -119,11 +119,16 @@ class ThreeThirteen(Game):
 
     @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
-        return view_points(view, hand)
+        """For bots: what ``hand`` would pay if the round ended now (TT-12)."""
+        _view_values(view)  # a view without its wild rank is refused (TT-7)
+        return _points(view.wilds, view.wild_rank or 0, tuple(sorted(c.code for c in hand)))
 
     @classmethod
     def view_going_out(cls, view: View) -> Card | None:
-        return view_going_out(view)
+        """For bots: the card to discard to go out now (TT-10), or None if there is none."""
+        if view.decision != "play":
+            return None
+        return going_out_discard(view.hand, view.kept, view.wilds, _view_values(view))
 
     @classmethod
     def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
@@ -249,20 +254,7 @@ def _view_values(view: View) -> list[int]:
     return card_values(view.wild_rank)
 
 
-def view_points(view: View, hand: Sequence[Card]) -> int:
-    """For bots: what ``hand`` would pay if the round ended now (TT-12)."""
-    _view_values(view)  # a view without its wild rank is refused (TT-7)
-    return _points(view.wilds, view.wild_rank or 0, tuple(sorted(c.code for c in hand)))
-
-
 @lru_cache(maxsize=1 << 16)
 def _points(wilds: WildSpec, rank: int, codes: tuple[int, ...]) -> int:
     """Remembered per wild definition and multiset of cards (bots ask the same hands)."""
     return penalty([Card(c) for c in codes], wilds, card_values(rank))
-
-
-def view_going_out(view: View) -> Card | None:
-    """For bots: the card to discard to go out now (TT-10), or None if there is none."""
-    if view.decision != "play":
-        return None
-    return going_out_discard(view.hand, view.kept, view.wilds, _view_values(view))
