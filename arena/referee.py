@@ -113,9 +113,7 @@ class Referee:
         """Play to the end and return the record."""
         game = self.game
         for s in self.seats:
-            launch = getattr(s, "launch", None)
-            if launch is not None:
-                launch()
+            s.launch()  # every process starts at once
         begun = [s.begin(self._info(seat)) for seat, s in enumerate(self.seats)]
         for seat, s in enumerate(self.seats):  # every seat was told; now each must be ready
             fault = begun[seat] or s.ready()
@@ -138,10 +136,9 @@ class Referee:
         deadline = time.monotonic() + END_GRACE_S + ENDED_WAIT_S
         for seat, s in enumerate(self.seats):
             if self.tally[seat].forfeit:  # a dead bot is not waited for: stopped now
-                getattr(s, "stop", lambda: None)()
+                s.stop()
                 continue
-            ended = getattr(s, "ended", None)
-            fault = ended(deadline) if ended is not None else None
+            fault = s.ended(deadline)
             if fault:
                 self._fault(seat, fault, f"its game went on {END_GRACE_S:g} s after "
                                          "end_game: killed")

@@ -119,6 +119,16 @@ class InProcessSeat:
                 log.write(text)
         return text
 
+    def launch(self) -> None:
+        """Nothing to start: the bot lives in this process."""
+
+    def ended(self, deadline: float) -> str | None:
+        """Its game ended with the end_game hook: nothing to wait for."""
+        return None
+
+    def stop(self) -> None:
+        """Nothing runs on after its game."""
+
     def close(self) -> None:
         """Nothing to release."""
         self.bot = None
