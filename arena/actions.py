@@ -102,6 +102,13 @@ class Play:
         """Whether any card goes to the table."""
         return bool(self.melds or self.layoffs or self.takebacks)
 
+    @property
+    def placed(self) -> list[Card]:
+        """Every card the play puts on the table: in new combinations, additions, take-backs."""
+        out = [p.card for m in self.melds for p in m]
+        out += [p.card for lo in self.layoffs for p in lo.cards]
+        return out + [t.card for t in self.takebacks]
+
     @classmethod
     def parse(cls, text: str) -> Play:
         """Read ``meld ...; lay N ...; take N CARD; discard CARD`` or ``declare CARD``."""
@@ -142,6 +149,32 @@ class Play:
 
 
 Action = Draw | Play
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """Lays a seat can make now, and the hand they leave: the discard comes from ``rest``
+    (never the card taken this turn, COM-11); advice for bots, never an action itself."""
+
+    melds: tuple[tuple[Placed, ...], ...] = ()
+    layoffs: tuple[LayOff, ...] = ()
+    takebacks: tuple[TakeBack, ...] = ()
+    rest: tuple[Card, ...] = ()
+
+    @property
+    def goes_out(self) -> bool:
+        """One card left: discarding it wins the round."""
+        return len(self.rest) == 1
+
+    @property
+    def placed(self) -> list[Card]:
+        """Every card these lays put on the table."""
+        return self.play(None).placed
+
+    def play(self, discard: Card | None) -> Play:
+        """The whole play decision: these lays, then ``discard``."""
+        return Play(discard=discard, melds=self.melds, layoffs=self.layoffs,
+                    takebacks=self.takebacks)
 
 
 def parse_action(text: str) -> Action:

@@ -1,296 +1,53 @@
-"""Rules calculators for bots: what a hand would pay, and whether it can go out now.
+"""Rules calculators for bots: what a hand would pay, whether it can go out, what to lay.
 
-They run the same code the engine scores with, so a bot's arithmetic matches the referee's.
+Each question is answered by the view's variant (:class:`arena.engine.game.Game`'s ``view_*``
+class methods), running the code the engine scores with, so a bot's arithmetic matches the
+referee's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
-from arena.actions import LayOff, Placed, Play, TakeBack
+from arena.actions import Lay
 from arena.cards import Card
-from arena.engine import solver
 from arena.engine.game import Game
-from arena.engine.melds import NO_WILDS
-from arena.engine.rules import LayingRules
-from arena.engine.solver import min_deadwood
-from arena.engine.view import TableMeld, View
-from arena.errors import BadInput, IllegalAction
+from arena.engine.view import View
 from arena.variants import find_variant
-from arena.variants.laying.hand import franc_tierces, placed_meld, whole_hand
-from arena.variants.laying.play import check_rights, lay_cards, opening_count, placed_cards
-from arena.variants.laying.table import (
-    add_to_meld,
-    build_meld,
-    is_set,
-    joker_readings,
-    may_fit,
-    meld_points,
-    resolved,
-    take_back,
-    takes_back,
-)
+
+__all__ = ["Lay", "deadwood_points", "going_out_card", "hand_points", "suggest_lay"]
 
 
 def hand_points(view: View, hand: Sequence[Card] | None = None) -> int:
     """The penalty ``hand`` (default: the seat's hand) would pay if the round ended now.
 
     In R51 and MAR every card left in hand pays (R51-16, MAR-16), or R51's flat 100 for a seat
-    that has not opened. The variant answers (:meth:`Game.view_points`)."""
+    that has not opened."""
     return _variant(view.variant).view_points(view, view.hand if hand is None else hand)
 
 
 def going_out_card(view: View) -> Card | None:
     """The card to discard (or set aside) to declare or go out now, or None if it can't.
 
-    Always None in R51 and MAR, where going out lays the cards: see :func:`suggest_lay`."""
+    Always None where going out lays the cards (``view.allows("meld")``): see
+    :func:`suggest_lay`."""
     return _variant(view.variant).view_going_out(view)
+
+
+def suggest_lay(view: View, *, taking: Card | None = None) -> Lay | None:
+    """Lays this seat may make now, going out when it can; None when it can lay nothing or
+    the variant lays nothing. With ``taking`` (in the draw decision): the lays it could make
+    after taking that card from the discard pile (R51-9, MAR-8: it must be among them)."""
+    return _variant(view.variant).view_lay(view, taking=taking)
+
+
+def deadwood_points(view: View, hand: Sequence[Card] | None = None) -> int:
+    """What the cards outside the best split into combinations are worth: the part of the
+    hand laying cannot shed (variants that lay combinations only)."""
+    return _variant(view.variant).view_deadwood(view, view.hand if hand is None else hand)
 
 
 @cache
 def _variant(version: str) -> type[Game]:
     return find_variant(version)
-
-
-# --------------------------------------------------------------------------- laying variants
-
-
-@dataclass(frozen=True, slots=True)
-class Lay:
-    """Lays a seat can make now (R51, MAR), and the hand they leave: the discard comes from
-    ``rest`` (never the card taken this turn, COM-11)."""
-
-    melds: tuple[tuple[Placed, ...], ...] = ()
-    layoffs: tuple[LayOff, ...] = ()
-    takebacks: tuple[TakeBack, ...] = ()
-    rest: tuple[Card, ...] = ()
-
-    @property
-    def goes_out(self) -> bool:
-        """One card left: discarding it wins the round."""
-        return len(self.rest) == 1
-
-    @property
-    def placed(self) -> list[Card]:
-        """Every card these lays put on the table."""
-        return placed_cards(self.play(None))
-
-    def play(self, discard: Card | None) -> Play:
-        """The whole play decision: these lays, then ``discard``."""
-        return Play(discard=discard, melds=self.melds, layoffs=self.layoffs,
-                    takebacks=self.takebacks)
-
-
-def suggest_lay(view: View, *, taking: Card | None = None) -> Lay | None:
-    """Lays this seat may make now that satisfy the first lay-down rules, going out when it
-    can; None when it can lay nothing (or the variant lays nothing).
-
-    With ``taking`` (in the draw decision): the lays it could make after taking that card from
-    the discard pile, which must then be among them (R51-9, MAR-8). Every suggestion is
-    checked with the engine's own rules before it is returned."""
-    rules = view.rules
-    if rules is None or (view.first_cycle and not rules.lay_in_first_cycle):
-        return None
-    hand, kept = (tuple(view.hand), view.kept) if taking is None else (
-        (*view.hand, taking), taking)
-    must = rules.must_lay_taken and (taking is not None or view.drawn_from == "discard")
-    opened = bool(view.opened) and view.opened[view.seat]
-    for lay in _lay_plans(sorted(hand), view.table, rules, opened, view.threshold, kept):
-        if must and kept not in lay.placed:
-            continue
-        if _legal(lay, hand, view.table, rules, opened=opened, threshold=view.threshold,
-                  kept=kept):
-            return lay
-    return None
-
-
-def _lay_plans(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules, opened: bool,
-               threshold: int | None, kept: Card | None) -> list[Lay]:
-    """Candidate lays, best first (the first legal one is played)."""
-    out = whole_hand(hand, rules, opened=opened, kept=kept) if not opened else None
-    if out is not None:
-        return [Lay(melds=tuple(placed_meld(m.cards, rules) for m in out[0]), rest=(out[1],))]
-    if rules.opening is None:
-        return []  # MAR-13: Simple lays only the whole hand
-    if opened:
-        plans = [_as_opened(hand, table, rules, kept)]
-    else:
-        plans = [_opening(hand, table, rules, threshold, kept)]
-    full = [p for p in plans if p is not None]
-    return full + [Lay(melds=p.melds, takebacks=p.takebacks,
-                       rest=(*p.rest, *(c.card for lo in p.layoffs for c in lo.cards)))
-                   for p in full if p.layoffs]
-
-
-def _legal(lay: Lay, hand: Sequence[Card], table: Sequence[TableMeld], rules: LayingRules, *,
-           opened: bool, threshold: int | None, kept: Card | None) -> bool:
-    """The engine's own check of a suggestion (a discard other than ``kept`` must remain)."""
-    spare = next((c for c in lay.rest if c != kept), None)
-    if spare is None or not lay.placed:
-        return False
-    play = lay.play(spare)
-    try:
-        laid = lay_cards(hand, table, play, rules, seat=0)
-        check_rights(laid, play, rules, opened=opened, may_lay=True, threshold=threshold)
-    except IllegalAction:
-        return False
-    return True
-
-
-def _opening(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules,
-             threshold: int | None, kept: Card | None) -> Lay | None:
-    """R51-10, MAR-9: the combinations that count most, if they reach the threshold; then
-    more combinations, and in R51 joker take-backs and additions (R51-13). A joker taken
-    back in the opening turn never counts toward it (R51-10): it goes only into additions."""
-    if threshold is None:
-        return None
-    cards, now, takebacks = list(hand), list(table), list[TakeBack]()
-    jokers_out = rules.franc or rules.joker_free_opening
-    pool = [c for c in cards if not c.is_joker] if jokers_out else cards
-    melds = _franc_melds(pool, rules) if rules.franc else _best_melds(pool, rules)
-    counted = [build_meld(placed_meld(m, rules), rules, owner=0) for m in melds]
-    if not melds or opening_count(counted, rules) < threshold:
-        return None
-    rest = _left(cards, melds)
-    if not rules.joker_free_opening:  # MAR-9: combinations with a joker count 0 but may go
-        extra = _best_melds(rest, rules)
-        melds, rest = melds + extra, _left(rest, extra)
-    if rules.rights_at_opening:
-        rest, now, takebacks = _take_jokers(rest, now, rules)
-    lay = Lay(melds=tuple(placed_meld(m, rules) for m in melds), takebacks=tuple(takebacks),
-              rest=tuple(rest))
-    if rules.rights_at_opening:
-        lay = _add_to_table(lay, now, rules, jokers=not rules.joker_free_opening)
-    return _keep_a_discard(lay, kept)
-
-
-def _as_opened(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules,
-               kept: Card | None) -> Lay | None:
-    """R51-13, MAR-11: take jokers back, lay every combination, add what fits the table."""
-    cards, melds_now, takebacks = _take_jokers(hand, table, rules)
-    out = whole_hand(cards, rules, opened=True, kept=kept)
-    if out is not None:
-        return Lay(melds=tuple(placed_meld(m.cards, rules) for m in out[0]),
-                   takebacks=tuple(takebacks), rest=(out[1],))
-    melds = _best_melds(cards, rules)
-    lay = Lay(melds=tuple(placed_meld(m, rules) for m in melds), takebacks=tuple(takebacks),
-              rest=tuple(_left(cards, melds)))
-    return _keep_a_discard(_add_to_table(lay, melds_now, rules, jokers=True), kept)
-
-
-def _take_jokers(hand: Sequence[Card], table: Sequence[TableMeld], rules: LayingRules
-                 ) -> tuple[list[Card], list[TableMeld], list[TakeBack]]:
-    """Take back every table joker the hand can (R51-13, MAR-11): the hand with the jokers,
-    the table after, and the take-backs."""
-    cards, now, takebacks = list(hand), list(table), []
-    for i, meld in enumerate(now):
-        card = next((c for c in cards if takes_back(meld, c)), None)
-        if card is not None:
-            now[i] = take_back(meld, card, rules)
-            cards.remove(card)
-            cards.append(Card.JOKER)
-            takebacks.append(TakeBack(i, card))
-    return cards, now, takebacks
-
-
-def _best_melds(cards: Sequence[Card], rules: LayingRules) -> list[tuple[Card, ...]]:
-    """The combinations of the split with the least value left over."""
-    best = min_deadwood(cards, rules.melds, NO_WILDS, rules.values())
-    return [] if best is None else [m.cards for m in best.melds]
-
-
-def _franc_melds(cards: Sequence[Card], rules: LayingRules) -> list[tuple[Card, ...]]:
-    """MAR-9: joker-free combinations with a franc tierce and a franc suite, counting most."""
-    best: tuple[int, list[tuple[Card, ...]]] = (-1, [])
-    for tierce in [(), *franc_tierces(cards)]:
-        found = min_deadwood(_left(cards, [tierce]), rules.melds, NO_WILDS, rules.values(),
-                             need_pure=True)
-        if found is None:
-            continue
-        melds = [tierce] * bool(tierce) + [m.cards for m in found.melds]
-        if not any(is_set(m) for m in melds):
-            continue
-        count = sum(meld_points(m, ace=rules.ace) for m in melds)
-        best = max(best, (count, melds))
-    return best[1]
-
-
-def _add_to_table(lay: Lay, table: list[TableMeld], rules: LayingRules, *,
-                  jokers: bool) -> Lay:
-    """Add cards left in hand to the table's combinations while any fits (costliest first)."""
-    rest, layoffs = list(lay.rest), list(lay.layoffs)
-    progress = True
-    while progress:
-        progress = False
-        for card in sorted(set(rest), key=lambda c: (-rules.hand_value(c), c.code)):
-            if card.is_joker and not jokers:
-                continue
-            for i, meld in enumerate(table):
-                if not may_fit(card, meld):
-                    continue
-                placed = _placed_on(card, meld, rules)
-                try:
-                    table[i] = add_to_meld(meld, [placed], rules)
-                except IllegalAction:
-                    continue
-                rest.remove(card)
-                layoffs.append(LayOff(i, (placed,)))
-                progress = True
-                break
-            if progress:
-                break
-    return Lay(melds=lay.melds, layoffs=tuple(layoffs), takebacks=lay.takebacks,
-               rest=tuple(rest))
-
-
-def _placed_on(card: Card, meld: TableMeld, rules: LayingRules) -> Placed:
-    """``card`` as an addition to ``meld``: a joker names the first card it may stand for."""
-    if not card.is_joker:
-        return Placed(card)
-    readings = joker_readings(resolved(meld), rules)
-    return Placed(card, readings[0] if len(readings) > 1 else None)
-
-
-def _keep_a_discard(lay: Lay | None, kept: Card | None) -> Lay | None:
-    """Give back the last additions, then the last combinations, until a card other than
-    ``kept`` is left to discard; None when nothing is laid any more."""
-    if lay is None:
-        return None
-    melds, layoffs, rest = list(lay.melds), list(lay.layoffs), list(lay.rest)
-    while not any(c != kept for c in rest):
-        if layoffs:
-            rest += [p.card for p in layoffs.pop().cards]
-        elif melds:
-            rest += [p.card for p in melds.pop()]
-        else:
-            return None
-    if not melds and not layoffs and not lay.takebacks:
-        return None
-    return Lay(melds=tuple(melds), layoffs=tuple(layoffs), takebacks=lay.takebacks,
-               rest=tuple(rest))
-
-
-def _left(hand: Sequence[Card], melds: Sequence[Sequence[Card]]) -> list[Card]:
-    rest = list(hand)
-    for meld in melds:
-        for card in meld:
-            rest.remove(card)
-    return rest
-
-
-def deadwood_points(view: View, hand: Sequence[Card] | None = None) -> int:
-    """R51, MAR: what the cards outside the best split into combinations are worth, the part
-    of the hand that laying cannot shed (a bot keeps it low)."""
-    if view.rules is None:
-        raise BadInput(f"{view.variant}: deadwood_points is for the laying variants (R51, MAR)")
-    cards = view.hand if hand is None else hand
-    return _deadwood(view.rules, tuple(sorted(c.code for c in cards)))
-
-
-@lru_cache(maxsize=1 << 16)
-def _deadwood(rules: LayingRules, codes: tuple[int, ...]) -> int:
-    points = solver.deadwood_points([Card(c) for c in codes], rules.melds, NO_WILDS,
-                                    rules.values())
-    return 0 if points is None else points

@@ -5,6 +5,7 @@ from __future__ import annotations
 from arena.actions import Draw, Play
 from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay
 from arena.cards import Card
+from arena.variants.laying import LayingPart
 from arena.view import View
 
 
@@ -17,7 +18,7 @@ class GreedyBot:
     sheds the card whose loss leaves the least value outside combinations."""
 
     def draw(self, view: View) -> Draw:
-        if view.rules is not None:
+        if view.allows("meld"):
             return self._laying_draw(view)
         top = view.discard_top
         if top is None or "discard" not in view.legal_draws:
@@ -28,7 +29,7 @@ class GreedyBot:
         return Draw("discard") if best < now else Draw("stock")
 
     def play(self, view: View) -> Play:
-        if view.rules is not None:
+        if view.allows("meld"):
             return self._laying_play(view)
         out = going_out_card(view)
         if out is not None:
@@ -55,12 +56,12 @@ class GreedyBot:
     # ------------------------------------------------------------------ R51, MAR
 
     def _laying_draw(self, view: View) -> Draw:
-        assert view.rules is not None
-        top = view.tournante if "tournante" in view.legal_draws else view.discard_top
+        part = view.part_as(LayingPart)
+        top = part.tournante if "tournante" in view.legal_draws else view.discard_top
         source = "tournante" if "tournante" in view.legal_draws else "discard"
         if top is None or source not in view.legal_draws:
             return Draw("stock")
-        if source == "discard" and view.rules.must_lay_taken:
+        if source == "discard" and part.rules.must_lay_taken:
             lay = suggest_lay(view, taking=top)
             return Draw("discard" if lay is not None else "stock")
         now = deadwood_points(view)
@@ -81,9 +82,9 @@ class GreedyBot:
         then the value left outside combinations, or before an R51 opening (where every hand
         pays 100) the value left in them, which the opening needs; then the card's partners
         in hand; then its value (the costlier goes, or before an R51 opening the cheaper)."""
-        rules = view.rules
-        assert rules is not None
-        opening = rules.never_opened_pays is not None and not view.opened[view.seat]
+        part = view.part_as(LayingPart)
+        rules = part.rules
+        opening = rules.never_opened_pays is not None and not part.has_opened(view.seat)
         cards = sorted({c for c in hand if c != keep})
         costs: list[tuple[int, ...]] = []
         for card in cards:

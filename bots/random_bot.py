@@ -11,6 +11,7 @@ import random
 from arena.actions import Draw, Play
 from arena.advice import going_out_card, suggest_lay
 from arena.bot import GameInfo
+from arena.variants.laying import LayingPart
 from arena.view import View
 
 
@@ -25,13 +26,13 @@ class RandomBot:
         self.rng = random.Random(info.seed)
 
     def draw(self, view: View) -> Draw:
-        if view.rules is not None:
+        if view.allows("meld"):
             return Draw(self.rng.choice([s for s in view.legal_draws
                                          if s != "discard" or _can_take(view)]))
         return Draw(self.rng.choice(view.legal_draws))
 
     def play(self, view: View) -> Play:
-        if view.rules is not None:
+        if view.allows("meld"):
             lay = suggest_lay(view)
             rest = view.hand if lay is None else lay.rest
             discard = self.rng.choice([c for c in rest if c != view.kept])
@@ -44,7 +45,7 @@ class RandomBot:
 
 def _can_take(view: View) -> bool:
     """R51-9, MAR-8 (Tallaj): a taken discard must be laid in the same turn."""
-    rules, top = view.rules, view.discard_top
-    if rules is None or top is None or not rules.must_lay_taken:
+    top = view.discard_top
+    if top is None or not view.part_as(LayingPart).rules.must_lay_taken:
         return True
     return suggest_lay(view, taking=top) is not None

@@ -58,3 +58,31 @@ def test_the_ratings_read_nothing_but_records() -> None:
     found = [f"{module_name(p)} -> {t}" for p in sorted((ARENA / "ratings").rglob("*.py"))
              for t in imports(p) if not t.startswith(allowed)]
     assert not found, found
+
+
+def _code_strings(path: Path) -> list[str]:
+    """The string constants of a module's code, docstrings and comments aside."""
+    tree = ast.parse(path.read_text("utf-8"))
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and id(n) not in docs]
+
+
+def test_no_shared_file_names_a_variant() -> None:
+    """A variant plugs in with one module and one registry line: outside ``arena/variants/``
+    no code names a variant, a version string or a rule-ID prefix of one."""
+    from arena.variants import VARIANTS
+    names = {n for v in VARIANTS for n in (v.name, v.version, *v.aliases)}
+    prefixes = {v.draw_rule.split("-")[0] for v in VARIANTS}
+    found = []
+    for path in sorted(ARENA.rglob("*.py")):
+        if (ARENA / "variants") in path.parents:
+            continue
+        for text in _code_strings(path):
+            words = set(text.lower().replace("/", " ").split()) | {text.lower()}
+            if words & names or any(text.startswith(f"{p}-") or text == p for p in prefixes):
+                found.append(f"{module_name(path)}: {text!r}")
+    assert not found, "shared code that names a variant:\n" + "\n".join(found)

@@ -13,7 +13,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from conftest import all_cards
@@ -22,8 +22,9 @@ from arena.actions import SOURCES, Action, Draw, Play
 from arena.advice import going_out_card, suggest_lay
 from arena.cards import ALL_CARDS, Card
 from arena.engine.game import Game
-from arena.engine.view import View
+from arena.engine.view import PlayKind, View
 from arena.errors import BadInput, IllegalAction
+from arena.seats.protocol import ViewDecoder, encode_view
 from arena.variants import VARIANTS, find_variant
 
 GAMES = 24  # random playouts per variant ...
@@ -328,3 +329,24 @@ def test_variant_is_found_by_name_and_version(variant: type[Game]) -> None:
     assert "/v" in variant.version
     for alias in variant.aliases:
         assert find_variant(alias) is variant
+
+
+@variants
+def test_com_5_every_view_survives_the_wire_with_its_family_part(variant: type[Game]) -> None:
+    """A process seat's bot is given exactly the view an in-process bot gets: each seat's
+    view at every step of a playout comes back equal from the wire, its part is the one the
+    variant names, and it offers only the kinds of play the view vocabulary has."""
+    game = playout(variant, 1)
+    again = variant(seed=game.seed, options=game.options)
+    decoders = [ViewDecoder() for _ in range(game.players)]
+    kinds = set(get_args(PlayKind))
+    for _seat, action in game.log:
+        for who in range(game.players):
+            view = again.view(who)
+            assert ViewDecoder().decode(encode_view(view, 0)) == view
+            assert decoders[who].decode(encode_view(view, 0)) == view  # history replaced
+            assert view.plays <= kinds
+            assert (view.part is None) == (variant.view_part is None)
+            if variant.view_part is not None:
+                assert view.part_as(variant.view_part) is view.part
+        again.apply(action)

@@ -141,7 +141,7 @@ def test_ind_4_seat_after_the_dealer_plays_first(dealer: int) -> None:
 
 def test_ind_5_indicator_is_public_and_the_last_stock_card() -> None:
     game = ind_game([JUNK, CAPPED], indicator="9D", discard="4C", stock="5C 5D", full=False)
-    assert all(game.view(s).indicator == card("9D") for s in range(2))
+    assert all(game.view(s).part.indicator == card("9D") for s in range(2))
     wilds = game.wilds
     for expected in ("5C", "5D", "9D"):  # seat 1, seat 0, seat 1
         seat = game.to_act
@@ -150,7 +150,7 @@ def test_ind_5_indicator_is_public_and_the_last_stock_card() -> None:
         play(game, f"discard {expected}")
     assert game.stock == []
     assert game.wilds == wilds  # IND-5: fixed for the whole deal
-    assert all(game.view(s).indicator == card("9D") for s in range(2))
+    assert all(game.view(s).part.indicator == card("9D") for s in range(2))
 
 
 # --------------------------------------------------------------------------- IND: wild cards
@@ -772,7 +772,7 @@ def test_com_5_what_a_seat_sees() -> None:
     assert theirs.drawn is None and theirs.drawn_from is None
     assert theirs.hand == tuple(game.hands[2]) and card("8H") not in theirs.hand
     assert theirs.history == () and theirs.hand_sizes == (13, 14, 13)
-    assert theirs.stock_size == len(game.stock) and theirs.indicator == card("7C")
+    assert theirs.stock_size == len(game.stock) and theirs.part.indicator == card("7C")
     assert theirs.scores == (0, 0, 0) and theirs.discard_top == card("4C")
     play(game, "discard 8H")
     play(game, "discard")  # seat 2 takes 8H

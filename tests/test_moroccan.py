@@ -108,7 +108,7 @@ def test_mar_3_mar_4_deal_one_face_up_card_dealer_plays_first(mode: str, size: i
     assert len(game.pile) == 1 and len(game.stock) == 108 - 4 * size - 2
     assert (game.to_act, game.decision) == (dealer, "play")  # no draw: lay, then discard
     view = game.view(dealer)
-    assert view.legal_draws == () and view.threshold == (71 if mode == "tallaj" else None)
+    assert view.legal_draws == () and view.part.threshold == (71 if mode == "tallaj" else None)
 
 
 def test_mar_4_the_deal_passes_to_the_next_seat() -> None:
@@ -190,7 +190,7 @@ def test_mar_9_first_lay_down_rule_example_75_accepted_in_the_dealers_first_turn
     play(game, "meld 9H 10H JH QH; meld KS KH KD; meld AS 2S 3S; discard 5C")
     assert game.opened == [True, False] and game.best_opening == 75
     assert table(game) == ["9H 10H JH QH", "KS KH KD", "AS 2S 3S"]
-    assert game.view(1).threshold == 76 and game.view(1).opened == (True, False)
+    assert game.view(1).part.threshold == 76 and game.view(1).part.opened == (True, False)
 
 
 def test_mar_9_mar_10_rising_threshold_and_joker_combinations_count_zero() -> None:
@@ -201,7 +201,7 @@ def test_mar_9_mar_10_rising_threshold_and_joker_combinations_count_zero() -> No
     play(game, "meld 9H 10H JH QH; meld KS KH KD; meld AS 2S 3S; discard 5C")
     play(game, "stock")  # 3C; laying in the first cycle is allowed (MAR-5)
     play(game, "meld JD QD KD; meld 9S 9H 9C; meld 6C 7C 8C; discard 3C")
-    assert game.best_opening == 78 and game.view(2).threshold == 79
+    assert game.best_opening == 78 and game.view(2).part.threshold == 79
     play(game, "stock")  # 5D
     err = refused(game, "meld 10S 10H 10D 10C; meld JS QS KS; meld AH 2H 3H; discard 5D")
     assert err.rule == "MAR-10" and "needs 79" in str(err) and "count 76" in str(err)
@@ -213,7 +213,7 @@ def test_mar_9_mar_10_rising_threshold_and_joker_combinations_count_zero() -> No
     err = refused(game, "meld 10S 10H 10D 10C; meld JS QS KS; meld 2H 3H 4H JK=5H; discard 5D")
     assert err.rule == "MAR-10" and "count 70" in str(err)
     play(game, "meld 10S 10H 10D 10C; meld JS QS KS; meld AH 2H 3H 4H; discard 5D")
-    assert game.best_opening == 80 and game.view(0).threshold == 81
+    assert game.best_opening == 80 and game.view(0).part.threshold == 81
 
 
 # --------------------------------------------------------------------------- after a lay-down
@@ -333,7 +333,7 @@ def test_mar_16_payments_rule_example() -> None:
 def test_mar_13_simple_only_the_whole_hand_at_once() -> None:
     dealer = "AS 2S 3S 4S KS KH KD 7C 8C 9C QH QD 5D JK"  # 14: 13 laid, 5D discarded
     game = mar_game([dealer, JUNK_14[:-3]], pile="KC", mode="simple")
-    assert [len(h) for h in game.hands] == [14, 13] and game.view(0).threshold is None
+    assert [len(h) for h in game.hands] == [14, 13] and game.view(0).part.threshold is None
     err = refused(game, "meld AS 2S 3S 4S; meld KS KH KD; discard 5D")
     assert err.rule == "MAR-13" and "whole hand" in str(err)
     play(game, "meld AS 2S 3S 4S; meld KS KH KD; meld 7C 8C 9C; meld QH QD JK; discard 5D")
@@ -426,7 +426,7 @@ def test_mar_12_hand_calculator_needs_franc_tierce_and_suite() -> None:
 def test_mar_views_travel_through_the_protocol() -> None:
     game = laid_game()
     view = game.view(0)
-    assert view.rules is not None and view.rules.prefix == "MAR"
+    assert view.part.rules.prefix == "MAR"
     assert ViewDecoder().decode(encode_view(view, 0)) == view
 
 

@@ -200,7 +200,7 @@ def test_tt_7_wild_rank_by_round() -> None:
     for r in range(1, 12):
         rank = r + 2  # 3 .. 10, then J Q K
         view = game.view(game.to_act)
-        assert (game.round, game.wild_rank(), view.wild_rank) == (r, rank, rank)
+        assert (game.round, game.wild_rank(), view.part.wild_rank) == (r, rank, rank)
         assert view.wilds.wild == {Card.of(rank, s).code for s in range(4)} | {Card.JOKER.code}
         assert [len(h) for h in game.hands] == [r + 2] * 3
         assert all_cards(game) == tt_deck(2)

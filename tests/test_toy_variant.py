@@ -25,7 +25,14 @@ SUITE: list[tuple[Callable[..., None], dict[str, Any]]] = [
     (conformance.test_com_14_unknown_option_is_rejected_by_name, {}),
     (conformance.test_com_14_bad_value_is_rejected_by_name, {}),
     (conformance.test_variant_is_found_by_name_and_version, {}),
+    (conformance.test_com_5_every_view_survives_the_wire_with_its_family_part, {}),
 ]
+
+
+def test_the_toy_variant_meets_every_conformance_test() -> None:
+    """A conformance test added for the built-in variants is run on the toy one too."""
+    every = {name for name in dir(conformance) if name.startswith("test_")}
+    assert {check.__name__ for check, _ in SUITE} == every
 
 
 @pytest.fixture

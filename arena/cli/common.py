@@ -28,11 +28,13 @@ OptionArgs = Annotated[list[str] | None, typer.Option(
 
 
 WildArg = Annotated[str | None, typer.Option(
-    "--wild", help="The IND indicator card, which sets the wild cards (e.g. 7C).")]
+    "--wild", help="The indicator card, where the variant turns one to set the wild cards "
+    "(e.g. 7C).")]
 
 
 RoundArg = Annotated[int | None, typer.Option(
-    "--round", min=1, max=11, help="The TT round (1-11), which sets the wild rank.")]
+    "--round", min=1, max=11,
+    help="The round, where the variant sets the wild rank by round (1 to 11).")]
 
 
 JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]

@@ -96,9 +96,7 @@ def _fault_lines(fault: FaultEvent, name: str) -> list[str]:
 
 def _round_header(game: Game) -> str:
     hands = "; ".join(f"{i}: {format_cards(h)}" for i, h in enumerate(game.hands))
-    extra = f", indicator {game.indicator()}" if game.indicator() else ""
-    rank = f", wild rank {game.wild_rank()}" if game.wild_rank() else ""
-    return f"round {game.round}, dealer {game.dealer}{extra}{rank}\n  hands {hands}"
+    return f"round {game.round}, dealer {game.dealer}{game.headline()}\n  hands {hands}"
 
 
 def result_table(record: GameRecord) -> str:

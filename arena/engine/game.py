@@ -11,12 +11,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from arena.actions import Action, Draw, Play, Source
+from arena.actions import Action, Draw, Lay, Play, Source
 from arena.cards import Card
 from arena.engine.melds import NO_WILDS, Meld, MeldCheck, WildSpec
 from arena.engine.options import OptionSpec, resolve_options
 from arena.engine.results import RoundEnd, RoundResult
-from arena.engine.view import Decision, PublicEvent, RoundSummary, TableMeld, View
+from arena.engine.view import (
+    Decision,
+    PlayKind,
+    PublicEvent,
+    RoundSummary,
+    TableMeld,
+    View,
+    ViewPart,
+)
 from arena.errors import BadInput, IllegalAction
 
 
@@ -59,6 +67,7 @@ class Game:
     aliases: ClassVar[tuple[str, ...]] = ()
     OPTIONS: ClassVar[tuple[OptionSpec, ...]]
     draw_rule: ClassVar[str] = "COM-8"
+    view_part: ClassVar[type[ViewPart] | None] = None  # the family's part of each view
 
     def __init__(self, *, seed: int, options: Mapping[str, Any] | None = None,
                  decks: Sequence[Sequence[Card]] = (), dealer: int | None = None) -> None:
@@ -162,6 +171,19 @@ class Game:
         """For bots: the card to discard or set aside to go out now, or None (variant hook;
         :func:`arena.advice.going_out_card` asks it)."""
         return None
+
+    @classmethod
+    def view_lay(cls, view: View, *, taking: Card | None = None) -> Lay | None:
+        """For bots: lays the seat may make now (after taking ``taking``), or None (variant
+        hook; :func:`arena.advice.suggest_lay` asks it). Nothing is laid by default."""
+        return None
+
+    @classmethod
+    def view_deadwood(cls, view: View, hand: Sequence[Card]) -> int:
+        """For bots: what the cards outside combinations are worth (variant hook;
+        :func:`arena.advice.deadwood_points` asks it), for variants that lay combinations."""
+        raise BadInput(f"{view.variant}: deadwood_points is for variants that lay "
+                       "combinations (R51, MAR)")
 
     @classmethod
     def team_labels(cls, options: Mapping[str, Any]) -> tuple[int, ...] | None:
@@ -324,22 +346,23 @@ class Game:
             discard_top=self.pile[-1] if self.pile else None, history=tuple(self.history),
             table=tuple(self.table), hand_sizes=tuple(map(len, self.hands)),
             stock_size=len(self.stock), scores=tuple(self.totals), active=tuple(self.active),
-            wilds=self.wilds, indicator=self.indicator(), wild_rank=self.wild_rank(),
+            wilds=self.wilds,
             legal_draws=self.legal_draws() if self.decision == "draw" else (),
             draws=self.draws, draw_cap=int(self.options["draw_cap"]),
-            **self.view_extras(seat))
+            plays=self.play_kinds(), part=self.part_for(seat))
 
-    def indicator(self) -> Card | None:
-        """The IND indicator, when the variant has one."""
+    def play_kinds(self) -> frozenset[PlayKind]:
+        """What a play may do beside a discard: declaring (going out) unless a variant says."""
+        return frozenset({"declare"})
+
+    def part_for(self, seat: int) -> ViewPart | None:
+        """The variant family's part of ``seat``'s view (its :attr:`view_part`), or None."""
         return None
 
-    def wild_rank(self) -> int | None:
-        """The TT wild rank, when the variant has one."""
-        return None
-
-    def view_extras(self, seat: int) -> dict[str, Any]:
-        """Variant-specific public fields (opened seats, threshold)."""
-        return {}
+    def headline(self) -> str:
+        """What a watcher should know of this round beside its dealer (", indicator 7C")."""
+        part = self.part_for(self.dealer)
+        return "" if part is None else part.headline()
 
     # ------------------------------------------------------------------ results
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from arena.actions import Source
 from arena.cards import Card
 from arena.engine.melds import WildSpec
 
-if TYPE_CHECKING:
-    from arena.engine.rules import LayingRules
-
 Decision = Literal["draw", "play"]
+PlayKind = Literal["declare", "meld", "lay_off", "take_back"]
 EventKind = Literal["discard", "take", "declare", "invalid", "out", "meld", "lay", "take_back",
                     "return"]
 
@@ -38,6 +37,31 @@ class TableMeld:
     stands_for: tuple[Card | None, ...]
 
 
+class ViewPart:
+    """What one variant family adds to its views (an indicator, a threshold): the view stays
+    generic, and the family's part travels on the wire as its own top-level fields."""
+
+    __slots__ = ()
+    headline_fields: ClassVar[tuple[tuple[str, str], ...]] = ()  # (label, attribute) to show
+
+    def wire(self) -> dict[str, Any]:
+        """The part's fields as JSON values, merged into the view's message."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> Self:
+        """Back from :meth:`wire`, out of the whole view message."""
+        raise NotImplementedError
+
+    def headline(self) -> str:
+        """What a person watching should know of the round, such as ", indicator 7C"."""
+        return "".join(f", {label} {value}" for label, attr in self.headline_fields
+                       if (value := getattr(self, attr)))
+
+
+P = TypeVar("P", bound=ViewPart)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class View:
     """Everything seat ``seat`` may know when asked for ``decision``, and what is legal now."""
@@ -60,20 +84,26 @@ class View:
     scores: tuple[int, ...]
     active: tuple[bool, ...]
     wilds: WildSpec
-    indicator: Card | None
-    wild_rank: int | None
     legal_draws: tuple[Source, ...]
     draws: int
     draw_cap: int
-    opened: tuple[bool, ...] = ()
-    threshold: int | None = None
-    tournante: Card | None = None
-    first_cycle: bool = False
-    rules: LayingRules | None = None
+    plays: frozenset[PlayKind] = frozenset()
+    part: ViewPart | None = None
 
     def is_wild(self, card: Card) -> bool:
         """Whether ``card`` is wild this round."""
         return card.code in self.wilds.wild
+
+    def allows(self, play: PlayKind) -> bool:
+        """Whether this variant has ``play`` at all (a discard it always has): bots ask this
+        rather than guess the variant from its name."""
+        return play in self.plays
+
+    def part_as(self, kind: type[P]) -> P:
+        """The variant family's own part of this view, as ``kind``; TypeError otherwise."""
+        if not isinstance(self.part, kind):
+            raise TypeError(f"{self.variant} views carry no {kind.__name__}")
+        return self.part
 
     @property
     def discardable(self) -> tuple[Card, ...]:

@@ -7,17 +7,15 @@ since the seat's previous request, and :class:`ViewDecoder` rebuilds the whole v
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-import arena.variants  # noqa: F401  (registers the laying variants' rules, which views name)
 from arena.cards import Card
 from arena.engine.melds import WildSpec
-from arena.engine.rules import LayingRules
-from arena.engine.view import EventKind, PublicEvent, RoundSummary, TableMeld, View
+from arena.engine.view import EventKind, PublicEvent, RoundSummary, TableMeld, View, ViewPart
 from arena.seats.bot import GameInfo
+from arena.variants import find_variant
 
 PROTOCOL = 1
 END_GRACE_S = 2.0  # after end_game, a game child's time to exit before it is killed
@@ -69,12 +67,9 @@ def encode_view(view: View, since: int) -> dict[str, Any]:
         "hand_sizes": list(view.hand_sizes), "stock_size": view.stock_size,
         "scores": list(view.scores), "active": list(view.active),
         "wild": sorted(str(Card(c)) for c in view.wilds.wild),
-        "self_standing": view.wilds.self_standing, "indicator": _text(view.indicator),
-        "wild_rank": view.wild_rank, "legal_draws": list(view.legal_draws),
-        "draws": view.draws, "draw_cap": view.draw_cap, "opened": list(view.opened),
-        "threshold": view.threshold, "tournante": _text(view.tournante),
-        "first_cycle": view.first_cycle,
-        "rules": None if view.rules is None else dataclasses.asdict(view.rules),
+        "self_standing": view.wilds.self_standing, "legal_draws": list(view.legal_draws),
+        "draws": view.draws, "draw_cap": view.draw_cap, "plays": sorted(view.plays),
+        **({} if view.part is None else view.part.wire()),
     }
 
 
@@ -104,12 +99,15 @@ class ViewDecoder:
                         for m in data["table"]),
             hand_sizes=tuple(data["hand_sizes"]), stock_size=data["stock_size"],
             scores=tuple(data["scores"]), active=tuple(data["active"]),
-            wilds=WildSpec(wild, data["self_standing"]), indicator=_card(data["indicator"]),
-            wild_rank=data["wild_rank"], legal_draws=tuple(data["legal_draws"]),
-            draws=data["draws"], draw_cap=data["draw_cap"], opened=tuple(data["opened"]),
-            threshold=data["threshold"], tournante=_card(data.get("tournante")),
-            first_cycle=bool(data.get("first_cycle", False)),
-            rules=None if data.get("rules") is None else LayingRules(**data["rules"]))
+            wilds=WildSpec(wild, data["self_standing"]), legal_draws=tuple(data["legal_draws"]),
+            draws=data["draws"], draw_cap=data["draw_cap"], plays=frozenset(data["plays"]),
+            part=_part(data))
+
+
+def _part(data: Mapping[str, Any]) -> ViewPart | None:
+    """The variant family's part of a view message, read by the class the variant names."""
+    kind = find_variant(data["variant"]).view_part
+    return None if kind is None else kind.from_wire(data)
 
 
 def encode_summary(summary: RoundSummary) -> dict[str, Any]:

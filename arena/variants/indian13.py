@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +22,7 @@ from arena.engine.options import (
 )
 from arena.engine.results import RoundEnd
 from arena.engine.solver import Arrangement, complete_arrangement, deadwood_points, min_deadwood
-from arena.engine.view import EventKind, PublicEvent, View
+from arena.engine.view import EventKind, PublicEvent, View, ViewPart
 from arena.errors import BadInput, IllegalAction
 
 IND_MELDS = MeldRules(rule_run="IND-11", rule_set="IND-13", rule_wild="IND-12")
@@ -78,11 +79,27 @@ def best_declaration(hand: Sequence[Card], wilds: WildSpec) -> tuple[Card, Arran
     return found.deadwood[0], Arrangement(found.melds, (), 0)
 
 
+@dataclass(frozen=True, slots=True)
+class IndianPart(ViewPart):
+    """What an Indian Rummy view adds: the indicator, whose rank is wild (IND-3)."""
+
+    indicator: Card
+    headline_fields = (("indicator", "indicator"),)
+
+    def wire(self) -> dict[str, Any]:
+        return {"indicator": str(self.indicator)}
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> IndianPart:
+        return cls(indicator=Card.parse(data["indicator"]))
+
+
 class Indian13(Game):
     """Indian Rummy, 13 cards: declare 13 cards in sequences and sets, one sequence pure."""
 
     name = "indian13"
     version = "indian13/v1"
+    view_part = IndianPart
     aliases = ("ind", "indian", "indian-rummy", "indian13/v1")
     draw_rule = "IND-15"
     OPTIONS = (
@@ -155,8 +172,12 @@ class Indian13(Game):
         """IND-28: after ``match.deals`` deals."""
         return len(self.results) >= int(self.options["match"]["deals"])
 
-    def indicator(self) -> Card | None:
+    def indicator(self) -> Card:
+        """IND-3: the card turned under the stock, which makes its rank wild."""
         return self._indicator
+
+    def part_for(self, seat: int) -> IndianPart:
+        return IndianPart(indicator=self._indicator)
 
     def card_value(self, card: Card) -> int:
         return self.values[card.code]

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +22,7 @@ from arena.engine.melds import MeldCheck, MeldRules, WildSpec, check_meld
 from arena.engine.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
 from arena.engine.results import RoundEnd
 from arena.engine.solver import Arrangement, deadwood_points, min_deadwood
-from arena.engine.view import PublicEvent, View
+from arena.engine.view import PublicEvent, View, ViewPart
 from arena.errors import BadInput, IllegalAction
 
 TT_MELDS = MeldRules(ace_high=False, need_natural=False, set_duplicates=True, max_set=108,
@@ -87,6 +88,21 @@ def going_out_discard(hand: Sequence[Card], kept: Card | None, wilds: WildSpec,
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class ThreeThirteenPart(ViewPart):
+    """What a Three-Thirteen view adds: the rank that is wild this round (TT-7)."""
+
+    wild_rank: int
+    headline_fields = (("wild rank", "wild_rank"),)
+
+    def wire(self) -> dict[str, Any]:
+        return {"wild_rank": self.wild_rank}
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> ThreeThirteenPart:
+        return cls(wild_rank=int(data["wild_rank"]))
+
+
 class ThreeThirteen(Game):
     """Three-Thirteen: go out with every card in melds; the others pay their unmelded cards."""
 
@@ -94,6 +110,7 @@ class ThreeThirteen(Game):
     version = "three_thirteen/v1"
     aliases = ("tt", "3-13", "three-thirteen", "three_thirteen/v1")
     draw_rule = "TT-6"
+    view_part = ThreeThirteenPart
     OPTIONS = (
         OptionSpec(name="players", default=4, expected="an integer from 2 to 6",
                    check=int_in(2, 6), rule="TT-1"),
@@ -120,15 +137,14 @@ class ThreeThirteen(Game):
     @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
         """For bots: what ``hand`` would pay if the round ended now (TT-12)."""
-        _view_values(view)  # a view without its wild rank is refused (TT-7)
-        return _points(view.wilds, view.wild_rank or 0, tuple(sorted(c.code for c in hand)))
+        return _points(view.wilds, _view_rank(view), tuple(sorted(c.code for c in hand)))
 
     @classmethod
     def view_going_out(cls, view: View) -> Card | None:
         """For bots: the card to discard to go out now (TT-10), or None if there is none."""
         if view.decision != "play":
             return None
-        return going_out_discard(view.hand, view.kept, view.wilds, _view_values(view))
+        return going_out_discard(view.hand, view.kept, view.wilds, card_values(_view_rank(view)))
 
     @classmethod
     def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
@@ -173,8 +189,12 @@ class ThreeThirteen(Game):
         """TT-3, TT-13: after round 11."""
         return len(self.results) >= int(self.options["match"]["rounds"])
 
-    def wild_rank(self) -> int | None:
+    def wild_rank(self) -> int:
+        """TT-7: the rank that is wild this round."""
         return round_wild_rank(self.round)
+
+    def part_for(self, seat: int) -> ThreeThirteenPart:
+        return ThreeThirteenPart(wild_rank=self.wild_rank())
 
     def card_value(self, card: Card) -> int:
         return self.values[card.code]
@@ -248,10 +268,10 @@ class ThreeThirteen(Game):
                                 for s in range(self.players)])
 
 
-def _view_values(view: View) -> list[int]:
-    if view.wild_rank is None:
+def _view_rank(view: View) -> int:
+    if not isinstance(view.part, ThreeThirteenPart):
         raise BadInput(f"{view.variant}: the view has no wild rank (TT-7)")
-    return card_values(view.wild_rank)
+    return view.part.wild_rank
 
 
 @lru_cache(maxsize=1 << 16)

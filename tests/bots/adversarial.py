@@ -572,7 +572,7 @@ class Peeker(_Honest):
             mine = Counter(self.first_hand)
             for seed, packed in self.deals.items():
                 indicator, *hands = _unpack(packed)
-                if indicator[0] == (view.indicator or Card.JOKER) and \
+                if indicator[0] == (view.part.indicator or Card.JOKER) and \
                         Counter(hands[view.seat]) == mine:
                     self.match = hands
                     self._probe("seed", True, str(seed))

@@ -80,8 +80,7 @@ def transcript(case: Case, isolation: Isolation = "inprocess") -> Iterator[str]:
         view = game.view(seat)
         if view.round != shown_round:
             shown_round = view.round
-            extra = "".join(f", {k} {v}" for k, v in (("indicator", view.indicator),
-                                                     ("wild rank", view.wild_rank)) if v)
+            extra = "" if view.part is None else view.part.headline()
             yield f"round {view.round}, dealer {view.dealer}{extra}"
             for other in range(game.players):
                 yield f"  deal {other}: {cards(game.view(other).hand)}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from arena.actions import Action, Draw, Play, Source
+from arena.actions import Action, Draw, Lay, Play, Source
 from arena.cards import Card
 from arena.engine.game import Game, HandReport
 from arena.engine.melds import NO_WILDS, MeldCheck, check_meld
@@ -16,15 +16,16 @@ from arena.engine.options import resolve_options
 from arena.engine.results import RoundEnd
 from arena.engine.rules import LayingRules
 from arena.engine.solver import min_deadwood
-from arena.engine.view import PublicEvent, View
+from arena.engine.view import PlayKind, PublicEvent, View
 from arena.errors import BadInput, IllegalAction
+from arena.variants.laying import advice
 from arena.variants.laying.hand import whole_hand
 from arena.variants.laying.play import (
     Laid,
     check_rights,
     lay_cards,
-    placed_cards,
 )
+from arena.variants.laying.view import LayingPart
 
 
 class LayingGame(Game):
@@ -32,6 +33,7 @@ class LayingGame(Game):
     discard; the first lay-down rules, the remedy of R51-9 / MAR-8 and scoring by hand."""
 
     first_cycle_rule: ClassVar[str]
+    view_part = LayingPart
 
     @classmethod
     def laying_rules(cls, options: Mapping[str, Any]) -> LayingRules:
@@ -146,7 +148,7 @@ class LayingGame(Game):
             return False
         if isinstance(action, Draw):
             return action.source == "stock"
-        return self.turn.drawn not in placed_cards(action)
+        return self.turn.drawn not in action.placed
 
     # ------------------------------------------------------------------ play
 
@@ -237,10 +239,16 @@ class LayingGame(Game):
 
     # ------------------------------------------------------------------ views
 
-    def view_extras(self, seat: int) -> dict[str, Any]:
-        return {"opened": tuple(self.is_opened(s) for s in range(self.players)),
-                "threshold": self.threshold(), "tournante": self.tournante,
-                "first_cycle": self.first_cycle, "rules": self.rules}
+    def play_kinds(self) -> frozenset[PlayKind]:
+        """New combinations, additions and take-backs; MAR-13's Simple lays the whole hand only."""
+        if self.rules.opening is None:
+            return frozenset({"meld"})
+        return frozenset({"meld", "lay_off", "take_back"})
+
+    def part_for(self, seat: int) -> LayingPart:
+        return LayingPart(opened=tuple(self.is_opened(s) for s in range(self.players)),
+                          threshold=self.threshold(), tournante=self.tournante,
+                          first_cycle=self.first_cycle, rules=self.rules)
 
     def all_cards(self) -> list[Card]:
         """Every card of the round: hands, stock, pile, table and the tournante."""
@@ -265,14 +273,22 @@ class LayingGame(Game):
                           valid_declaration=whole_hand(cards, rules) is not None)
 
     @classmethod
+    def view_lay(cls, view: View, *, taking: Card | None = None) -> Lay | None:
+        return advice.suggest_lay(view, taking=taking)
+
+    @classmethod
+    def view_deadwood(cls, view: View, hand: Sequence[Card]) -> int:
+        return advice.deadwood_points(view, hand)
+
+    @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
         """R51-16, MAR-16: every card left pays, or R51's flat 100 for a seat not opened;
         going out lays the cards, so :meth:`view_going_out` stays None (see suggest_lay)."""
-        rules = view.rules
-        assert rules is not None
-        flat = rules.never_opened_pays
-        opened = bool(view.opened) and view.opened[view.seat]
-        return flat if flat is not None and not opened else sum(map(rules.hand_value, hand))
+        part = view.part_as(LayingPart)
+        flat = part.rules.never_opened_pays
+        if flat is not None and not part.has_opened(view.seat):
+            return flat
+        return sum(map(part.rules.hand_value, hand))
 
     @classmethod
     def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,

@@ -34,13 +34,6 @@ class Laid:
     own_jokers: int  # jokers the hand held before any was taken back (R51-10)
 
 
-def placed_cards(play: Play) -> list[Card]:
-    """Every card the play puts on the table: in new combinations, additions, take-backs."""
-    out = [p.card for m in play.melds for p in m]
-    out += [p.card for lo in play.layoffs for p in lo.cards]
-    return out + [t.card for t in play.takebacks]
-
-
 def lay_cards(hand: Sequence[Card], table: Sequence[TableMeld], play: Play,
               rules: LayingRules, *, seat: int) -> Laid:
     """Make the play's lays on copies, in order: take-backs, additions, new combinations.
