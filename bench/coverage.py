@@ -3,7 +3,7 @@
     python bench/coverage.py [--leagues 200] [--sets 2 3 5 10 20 40]
 
 Draws leagues of known strength (3 bots at -100, 0 and +150 Elo at 3-seat tables, duplicate
-sets, the Plackett-Luce generator of tests/test_ratings.py), rates each with the bootstrap
+sets, the Plackett-Luce generator of tests/ratings/test_ratings.py), rates each with the bootstrap
 forced on, and prints how often the interval held the true (mean-centred) Elo. Below
 arena.ratings.bradley_terry.MIN_UNITS sets the leaderboard shows no interval; this is why.
 """
@@ -21,7 +21,7 @@ from tabulate import tabulate
 import arena.ratings.bradley_terry
 from arena.ratings.bradley_terry import ELO_MEAN, rate
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "ratings"))
 from test_ratings import plackett_luce_league
 
 

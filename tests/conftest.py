@@ -26,8 +26,37 @@ TEST_BOTS = Path(__file__).parent / "bots"
 IND_DECK = Counter(deck(decks=2, jokers=2))
 
 
+# --------------------------------------------------------------------------- the slow marker
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a long soak test, run only when asked: with -m "
+                            "(-m slow, -m 'slow or not slow') or named by its test id")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every file's slow tests are left out of a plain ``pytest``, in this one place; any
+    ``-m`` expression decides for itself, and a slow test named by its id runs."""
+    if config.option.markexpr:
+        return
+    named = {_node_id(config, arg) for arg in config.args if "::" in arg}
+    slow = [item for item in items if item.get_closest_marker("slow")
+            and not any(item.nodeid == n or item.nodeid.startswith(n + "[") for n in named)]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item not in slow]
+
+
+def _node_id(config: pytest.Config, arg: str) -> str:
+    path, _, rest = arg.partition("::")
+    absolute = (config.invocation_params.dir / path).resolve()
+    if absolute.is_relative_to(config.rootpath):
+        path = absolute.relative_to(config.rootpath).as_posix()
+    return f"{path}::{rest}"
+
+
 def cards(text: str) -> list[Card]:
-    """Cards from text, ``|`` allowed as a group separator as in RULES.md examples."""
+    """Cards from text, ``|`` allowed as a group separator as in the examples of docs/rules.md."""
     return parse_cards(text.replace("|", " "))
 
 

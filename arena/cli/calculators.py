@@ -89,7 +89,7 @@ def variants(
 
 
 RULE_BOOK = ARENA_ROOT / "docs" / "rules.md"
-RULE_ID = re.compile(r"(COM|IND|R51|TT|MAR)-\d+")
+RULE_ID = re.compile(r"[A-Z][A-Z0-9]*-\d+")  # any variant's prefix
 
 
 def rule_text(rule: str) -> str:

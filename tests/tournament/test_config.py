@@ -280,7 +280,7 @@ def test_identity_ignores_workers_and_output(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["quickstart.yaml", "indian13.yaml", "classroom.yaml"])
 def test_shipped_configs_validate(name: str) -> None:
-    path = Path(__file__).parent.parent / "configs" / name
+    path = Path(__file__).parents[2] / "configs" / name
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
     assert ": ok: indian13 with" in result.output

@@ -6,8 +6,8 @@ counted against their own seat under the right kind while the game goes on; limi
 JavaScript; the fault policies; and the size of the protocol's messages.
 
 The tests marked slow (a tournament of every hostile bot, and others) run only with
-``-m slow``, as in every file (pyproject.toml). The confinement itself (namespaces, what a
-bot may read) is tested in tests/test_confine.py.
+``-m slow``, as in every file (tests/conftest.py). The confinement itself (namespaces, what a
+bot may read) is tested in tests/seats/test_confine.py.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ from arena.variants import find_variant
 from arena.variants.indian13 import Indian13
 from arena.variants.three_thirteen import ThreeThirteen
 
-ROOT = Path(__file__).parent.parent
-ADVERSARIAL = Path(__file__).parent / "bots" / "adversarial.py"
+ROOT = Path(__file__).parents[2]
+ADVERSARIAL = Path(__file__).parents[1] / "bots" / "adversarial.py"
 JS_BOT = ROOT / "examples" / "js_bot.js"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")

@@ -21,7 +21,7 @@ from arena.records import read_games
 from arena.tournament.config import Config, load_config
 from arena.tournament.runner import run_tournament, schedule_for
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 TIMES = ("time_mean_ms", "time_p95_ms", "time_max_ms")
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
 # The arena as a terminal starts it, with SIGINT raising KeyboardInterrupt, even where the tests

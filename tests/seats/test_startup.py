@@ -28,7 +28,7 @@ from arena.seats.seat import Limits
 from arena.seats.startup import start_problems
 from arena.variants import find_variant
 
-BOTS = Path(__file__).parent / "bots"
+BOTS = Path(__file__).parents[1] / "bots"
 FAULTY = BOTS / "faulty_bots.py"
 needs_namespaces = pytest.mark.skipif(not confine.available(),
                                       reason="this system does not allow user namespaces")
@@ -311,7 +311,7 @@ def test_folders_named_bots_or_arena_beside_the_config_change_nothing(tmp_path: 
     assert not (tmp_path / "bots" / "imported").exists()
     assert not (tmp_path / "arena" / "imported").exists()
     source = BotSpec("g", "bots.greedy:GreedyBot").source_files()[0]
-    assert source.parent.parent == Path(__file__).resolve().parent.parent or \
+    assert source.parent.parent == Path(__file__).resolve().parents[2] or \
         "site-packages" in str(source)
 
 

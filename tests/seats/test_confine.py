@@ -348,7 +348,7 @@ def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
     cgroup): of five children that take 300 MB each and keep it 10 s, at most three keep
     it together under 1024 MB (the kernel kills the others)."""
     report = writable_by_bots(tmp_path / "held.txt")
-    spec = BotSpec("hungry", f"{Path(__file__).parent / 'bots' / 'memory_children.py'}"
+    spec = BotSpec("hungry", f"{Path(__file__).parents[1] / 'bots' / 'memory_children.py'}"
                              ":MemoryChildren", {"report": str(report)}, write=(str(report),))
     if not os.access("/sys/fs/cgroup/memory", os.W_OK):
         pytest.skip("no memory cgroup here: the per-process limit is the fallback")

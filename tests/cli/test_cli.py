@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 
 runner = CliRunner()
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 def words(text: str) -> list[str]:

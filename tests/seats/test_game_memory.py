@@ -18,7 +18,7 @@ from arena.records import read_games
 from arena.tournament.config import load_config
 from arena.tournament.runner import run_tournament
 
-BOTS = Path(__file__).parent / "bots"
+BOTS = Path(__file__).parents[1] / "bots"
 
 
 def test_a_game_child_that_will_not_end_is_killed_and_forgotten(tmp_path: Path) -> None:
