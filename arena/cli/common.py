@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import wraps
+from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
 from arena.cards import Card, parse_cards
 from arena.errors import ArenaError, BadInput
-from arena.seats.bot import BotSpec
+from arena.seats.bot import BUILTIN_BOTS as BUILTIN_BOTS  # re-exported for the commands
+from arena.seats.bot import BotSpec, bot_target
 from arena.tournament.config import WORKERS
-
-BUILTIN_BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot"}
-
+from arena.tournament.config_bots import command_bot
 
 P = ParamSpec("P")
 
@@ -69,20 +69,25 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
 
 
 def bot_spec(text: str, seat: int) -> BotSpec:
-    """A bot named on the command line: a built-in name or ``module:Class`` / ``file.py:Class``;
-    found, not imported (starting it is :func:`check_bots_start`'s job)."""
-    target = BUILTIN_BOTS.get(text, text)
-    name = text if text in BUILTIN_BOTS else text.rpartition(":")[2]
-    where, sep, cls = target.rpartition(":")
-    if not (sep and where and cls):
-        raise BadInput(f"bot {seat} {text!r}: expected 'random', 'greedy', "
-                       "'package.module:Class' or 'file.py:Class'")
+    """A bot named on the command line, in any of its forms (:data:`BOT_FORMS`); found, not
+    imported (starting it is :func:`check_bots_start`'s job)."""
+    try:
+        target = bot_target(text, Path.cwd())
+    except BadInput as exc:
+        raise BadInput(f"bot {seat} {text!r}: {exc}") from exc
+    name = text.strip() if text.strip() in BUILTIN_BOTS else target.rpartition(":")[2]
     spec = BotSpec(name, target, origin=f"bot {seat}")
     try:
         spec.source_files()
     except BadInput as exc:
         raise BadInput(f"bot {seat} {text!r}: {exc}") from exc
     return spec
+
+
+def command_spec(text: str, seat: int) -> BotSpec:
+    """A bot given as a command line (``--command 'node bot.js'``), read as a config's
+    ``command:`` is, relative to the current folder."""
+    return command_bot(f"bot {seat}", text, Path.cwd())
 
 
 # The calculators' card counts. No hand of any variant holds more than 15 cards (the

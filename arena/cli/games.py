@@ -13,6 +13,7 @@ from arena.cards import format_cards
 from arena.cli.common import (
     OptionArgs,
     bot_spec,
+    command_spec,
     guarded,
 )
 from arena.engine.game import Game
@@ -29,7 +30,9 @@ from arena.variants import find_variant
 @guarded
 def play(
     variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
-    bots: Annotated[list[str], typer.Argument(help="One bot per seat.")],
+    bots: Annotated[list[str] | None, typer.Argument(
+        help="One bot per seat: a built-in bot (random, greedy), package.module:Class, "
+             "path/file.py:Class or path/file.py.", show_default=False)] = None,
     seed: Annotated[int, typer.Option(min=SEED.low, max=SEED.high,
                                       help="Game seed (COM-4).")] = 1,
     option: OptionArgs = None,
@@ -39,14 +42,23 @@ def play(
              "as in a tournament).")] = "inprocess",
     logs: Annotated[Path | None, typer.Option(
         help="With --isolation process: a folder for each bot's stderr log.")] = None,
+    command: Annotated[list[str] | None, typer.Option(
+        "--command", help="A bot in any language: its command line, e.g. 'node bot.js' "
+        "(repeatable; these seats follow the named bots). It runs in its own process.",
+        show_default=False)] = None,
 ) -> None:
     """Play one game between bots and print the result."""
     if isolation not in ("inprocess", "process"):
         raise BadInput(f"--isolation {isolation!r}: expected inprocess or process")
     game_cls = find_variant(variant)
     options = parse_option_args(option)
-    options.setdefault("players", len(bots))
-    specs = [bot_spec(b, i) for i, b in enumerate(bots)]
+    named, commands = bots or [], command or []
+    if not named and not commands:
+        raise BadInput("no bots: name one per seat (random, greedy, file.py, ...) or give "
+                       "--command")
+    options.setdefault("players", len(named) + len(commands))
+    specs = [bot_spec(b, i) for i, b in enumerate(named)]
+    specs += [command_spec(c, len(named) + i) for i, c in enumerate(commands)]
     how = cast(Isolation, isolation)
     check_bots_start(specs, variant=game_cls, options=resolve_options(
         game_cls.name, game_cls.OPTIONS, options), isolation=how)

@@ -1,4 +1,8 @@
-"""The bot interface and loading bots from ``package.module:Class`` or ``path/file.py:Class``.
+"""The bot interface, the forms a bot is named in, and loading it.
+
+A bot is named as a built-in (``random``, ``greedy``), ``package.module:Class``,
+``path/file.py:Class`` or ``path/file.py`` (the one bot class the file defines); a command
+line is the other form (``BotSpec.command``).
 
 A bot is any object with ``draw(view)`` and ``play(view)``; each may answer with an action
 object or its text (``"stock"``, ``"discard KS"``). Optional hooks: ``start_game(info)``,
@@ -7,6 +11,7 @@ object or its text (``"stock"``, ``"discard KS"``). Optional hooks: ``start_game
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import importlib
@@ -92,6 +97,72 @@ class BotSpec:
 
 
 ARENA_ROOT = Path(__file__).resolve().parents[2]  # holds arena/ and the built-in bots/
+BUILTIN_BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot"}
+BOT_FORMS = ("a built-in bot (" + ", ".join(BUILTIN_BOTS) + "), 'package.module:Class', "
+             "'path/file.py:Class' or 'path/file.py'")
+
+
+def bot_target(text: str, base: Path) -> str:
+    """The class a bot name means, as ``module:Class`` or ``/absolute/file.py:Class``; a
+    relative file is read from ``base`` (a config's folder), else the current folder. Found
+    without running any of the bot's code: a file's bot class is read from its syntax."""
+    text = text.strip()
+    if text in BUILTIN_BOTS:
+        return BUILTIN_BOTS[text]
+    where, sep, cls = text.rpartition(":")
+    if not sep:
+        where, cls = text, ""
+    if not where or (sep and not cls.isidentifier()):
+        raise BadInput(f"expected {BOT_FORMS}")
+    if not where.endswith(".py"):
+        if not sep or not all(part.isidentifier() for part in where.split(".")):
+            raise BadInput(f"expected {BOT_FORMS}")
+        return text
+    file = _bot_file(where, base)
+    return f"{file}:{cls or bot_class_in(file)}"
+
+
+def _bot_file(where: str, base: Path) -> Path:
+    path = Path(where).expanduser()
+    if not path.is_absolute() and (base / path).is_file():
+        path = base / path
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: source_files() says so
+        return path
+
+
+def bot_class_in(file: Path) -> str:
+    """The one top-level class of ``file`` that defines ``draw`` or ``play``, read from the
+    file's syntax (nothing of it runs); an error names the classes when there are several
+    bot classes or none."""
+    try:
+        tree = ast.parse(file.read_bytes(), filename=str(file))
+    except FileNotFoundError:
+        raise BadInput(f"no file {str(file)!r}") from None
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise BadInput(f"{file}: cannot be read as Python ({type(exc).__name__}: "
+                       f"{' '.join(str(exc).split())[:120]})") from exc
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    bots = [c.name for c in classes if {"draw", "play"} & {
+        f.name for f in c.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}]
+    if len(bots) > 1:
+        raise BadInput(f"{file} defines several bot classes ({', '.join(bots)}): name one, "
+                       f"as {file.name}:{bots[0]}")
+    if not bots:
+        names = ", ".join(c.name for c in classes) or "none"
+        raise BadInput(f"{file}: no bot class (one with draw(view) and play(view)); classes "
+                       f"defined: {names}")
+    return bots[0]
+
+
+def own_folder(file: Path) -> Path | None:
+    """The folder a bot's file lives in, which the bot may read and import from; None for a
+    folder too wide to hand to a bot (the file system's root, the home folder, /tmp)."""
+    folder = file.resolve().parent
+    too_wide = {Path("/"), Path.home().resolve(), Path("/tmp").resolve(),
+                Path(os.environ.get("TMPDIR", "/tmp")).resolve()}
+    return None if folder in too_wide else folder
 RESERVED = ("arena", "bots")  # always the installed packages, never a folder of that name
 
 
@@ -151,7 +222,7 @@ def load_class(target: str) -> Callable[..., Bot]:
     if not sep or not where or not attr:
         raise BadInput(f"bad bot {target!r}: expected 'package.module:Class' or 'file.py:Class'")
     try:
-        module = _import_file(where) if where.endswith(".py") else importlib.import_module(where)
+        module = _import_file(where) if where.endswith(".py") else _import_module(where)
     except Exception as exc:  # a bot's import may raise anything: report it in one line
         raise BadInput(f"bad bot {target!r}: cannot import {where!r} "
                        f"({type(exc).__name__}: {exc})") from exc
@@ -165,6 +236,15 @@ def load_class(target: str) -> Callable[..., Bot]:
     return cls  # type: ignore[no-any-return]
 
 
+def _import_module(name: str) -> Any:
+    """Import ``package.module`` as a bot's host would: from the installed packages, then
+    the folder bots are run from and PYTHONPATH (a console script has neither on its path)."""
+    for folder in bot_import_path():
+        if folder not in sys.path:
+            sys.path.append(folder)
+    return importlib.import_module(name)
+
+
 def _import_file(path: str) -> Any:
     """Import a bot from a file path, under a module name derived from the path."""
     file = Path(path).resolve()
@@ -173,6 +253,9 @@ def _import_file(path: str) -> Any:
     name = "arena_bot_" + hashlib.sha256(str(file).encode()).hexdigest()[:12]
     if name in sys.modules:
         return sys.modules[name]
+    folder = own_folder(file)  # its helper modules beside it import, after the installed ones
+    if folder is not None and str(folder) not in sys.path:
+        sys.path.append(str(folder))
     spec = importlib.util.spec_from_file_location(name, file)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")

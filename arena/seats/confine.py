@@ -117,8 +117,20 @@ def module_paths(target: str) -> list[str]:
     the whole top-level package (a bot may import its siblings), or the single file."""
     where = target.rpartition(":")[0]
     if where.endswith(".py"):
-        return [str(Path(where).resolve())]
+        return [_own(Path(where))]
     return _package_files(where.split(".")[0])
+
+
+def _own(file: Path) -> str:
+    """A bot file's folder (its helpers and data beside it), or the file alone where that
+    folder is too wide to hand over (see :func:`arena.seats.bot.own_folder`) or one the
+    bot's user could not read anyway (under a root referee)."""
+    from arena.seats.bot import own_folder
+
+    folder = own_folder(file)
+    if folder is None or unusable_by_bots(str(folder), writable=False):
+        return str(file.resolve())
+    return str(folder)
 
 
 def _package_files(top: str) -> list[str]:
@@ -140,18 +152,20 @@ def command_paths(command: list[str]) -> list[str]:
 
     found = []
     exe = shutil.which(command[0]) if command else None
-    if exe:
-        found.append(str(Path(exe).resolve()))
-    found += [str(Path(arg).resolve()) for arg in command[1:] if os.path.isabs(arg)
-              and os.path.exists(arg)]
+    if exe:  # a program named by its path is the bot's own file, a program on PATH is not
+        found.append(_own(Path(exe)) if "/" in command[0] else str(Path(exe).resolve()))
+    found += [_own(Path(arg)) if os.path.isfile(arg) else str(Path(arg).resolve())
+              for arg in command[1:] if os.path.isabs(arg) and os.path.exists(arg)]
     return found
 
 
-def confine(read: Iterable[str], write: Iterable[str], *, network: bool = False) -> None:
+def confine(read: Iterable[str], write: Iterable[str], *, network: bool = False,
+            hide: Iterable[str] = ()) -> None:
     """Move this process into new namespaces and a new root; after it returns, the calling
     process is PID 1 of its namespace (the original waits outside and passes its exit on).
 
     With ``network`` the bot keeps the machine's network (a bot that calls a service).
+    ``hide``: folders shown empty even inside a folder it may read (the results folder).
     Raises ConfineError (before anything is changed) if the namespaces cannot be made.
     """
     namespaces = NAMESPACES & ~CLONE_NEWNET if network else NAMESPACES
@@ -168,7 +182,7 @@ def confine(read: Iterable[str], write: Iterable[str], *, network: bool = False)
     if child:
         _wait_and_exit(child)
     _check(_c().prctl(1, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the waiting parent
-    _build_root(sorted(set(read)), sorted(set(write)))
+    _build_root(sorted(set(read)), sorted(set(write)), sorted(set(hide)))
 
 
 def _unshare_mapped_from_outside(namespaces: int) -> None:
@@ -258,8 +272,9 @@ def _wait_and_exit(child: int) -> None:
     os._exit(code if code >= 0 else 128 - code)
 
 
-def _build_root(read: list[str], write: list[str]) -> None:
-    """A tmpfs root with the allowed paths bound in, then pivot into it."""
+def _build_root(read: list[str], write: list[str], hide: list[str]) -> None:
+    """A tmpfs root with the allowed paths bound in, the hidden ones emptied, then pivot
+    into it."""
     root = os.getcwd()  # the seat's fresh, empty folder
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m,nr_inodes=4096")
@@ -286,6 +301,11 @@ def _build_root(read: list[str], write: list[str]) -> None:
             if os.path.exists(real) and (writable or not _under(name, done)):
                 _bind(real, root, writable=writable, at=name)
                 done.append(name)
+    for path in hide:  # unless that would hide what the bot was given to read
+        for name in dict.fromkeys((os.path.realpath(path), os.path.abspath(path))):
+            if os.path.isdir(root + name) and not any(_under(r, [name]) for r in read):
+                _mount("tmpfs", root + name, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY,
+                       "mode=0555,size=4k,nr_inodes=2")
     _make_dev(root)
     os.mkdir(root + "/proc")
     _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -40,19 +41,20 @@ class Seat(Protocol):
 
 
 def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = None,
-              stderr_dir: Path | None = None) -> Seat:
-    """An in-process seat, or an isolated one running the bot's command or Python host."""
+              stderr_dir: Path | None = None, hide: Sequence[Path] = ()) -> Seat:
+    """An in-process seat, or an isolated one running the bot's command or Python host;
+    ``hide``: folders its confined bot sees empty even where it may read (the results)."""
     stderr = None if stderr_dir is None else Path(stderr_dir) / f"{spec.name}.stderr.log"
     if isolation == "inprocess" and spec.command is None:
         return InProcessSeat(spec, stderr=stderr)
     harden_self()  # the bot may not read this process's memory (it holds every hand)
     command = list(spec.command) if spec.command is not None else host_command(spec)
     return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),
-                       confinement=confinement(spec),
+                       confinement=confinement(spec, hide),
                        new_process_each_game=spec.command is not None)  # no host to fork it
 
 
-def confinement(spec: BotSpec) -> Confinement | None:
+def confinement(spec: BotSpec, hide: Sequence[Path] = ()) -> Confinement | None:
     """What the bot's confined process may read and write; None where this machine cannot
     confine a process (a warning says so once)."""
     why = confine.problem()
@@ -61,7 +63,8 @@ def confinement(spec: BotSpec) -> Confinement | None:
         return None
     own = confine.command_paths(list(spec.command)) if spec.command is not None else \
         [*confine.python_paths(), *confine.module_paths(spec.target)]
-    return Confinement(read=(*own, *spec.read), write=spec.write, network=spec.network)
+    return Confinement(read=(*own, *spec.read), write=spec.write, network=spec.network,
+                       hide=tuple(str(Path(h).resolve()) for h in hide))
 
 
 @functools.cache

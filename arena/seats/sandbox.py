@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--read", action="append", default=[], help="a path it may read")
     parser.add_argument("--write", action="append", default=[], help="a path it may write")
     parser.add_argument("--network", action="store_true", help="confined, but with network")
+    parser.add_argument("--hide", action="append", default=[],
+                        help="a folder shown empty (the results folder)")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -169,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
         from arena.seats.confine import ConfineError, become_bot_user, confine
 
         try:
-            confine(args.read, args.write, network=args.network)
+            confine(args.read, args.write, network=args.network, hide=args.hide)
         except ConfineError as exc:
             sys.exit(f"arena.seats.sandbox: cannot confine the bot: {exc.strerror}")
         drop_capabilities()

@@ -50,11 +50,13 @@ class Confinement:
     read: tuple[str, ...] = ()
     write: tuple[str, ...] = ()
     network: bool = False
+    hide: tuple[str, ...] = ()  # shown empty even inside a folder it may read
 
     def arguments(self) -> list[str]:
         """The sandbox wrapper's flags for it."""
         args = ["--confine", *(["--network"] if self.network else [])]
-        for flag, paths in (("--read", self.read), ("--write", self.write)):
+        for flag, paths in (("--read", self.read), ("--write", self.write),
+                            ("--hide", self.hide)):
             for path in paths:
                 args += [flag, path]
         return args

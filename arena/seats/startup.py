@@ -26,14 +26,14 @@ OWN_PREFIXES = ("arena.errors.BadInput: ",)  # our own exception names say nothi
 
 def start_problems(specs: Sequence[BotSpec], *, variant: type[Game],
                    options: Mapping[str, Any], isolation: Isolation,
-                   limits: Limits | None = None) -> list[str]:
+                   limits: Limits | None = None, hide: Sequence[Path] = ()) -> list[str]:
     """One line for each bot that does not start (they are started side by side)."""
     limits = limits or Limits()
     unique = list({(s.name, s.target, s.command): s for s in specs}.values())
     info = GameInfo(0, int(options["players"]), variant.version, dict(options), 0)
     with tempfile.TemporaryDirectory(prefix="arena-start-") as logs:
-        seats = [make_seat(s, isolation=isolation, limits=limits, stderr_dir=Path(logs))
-                 for s in unique]
+        seats = [make_seat(s, isolation=isolation, limits=limits, stderr_dir=Path(logs),
+                           hide=hide) for s in unique]
         try:
             began = time.monotonic()
             faults = [seat.begin(info) for seat in seats]

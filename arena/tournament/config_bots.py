@@ -3,7 +3,6 @@ or file, or a command line; its params, ``read:``/``write:`` paths and ``env:``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import shlex
 import shutil
@@ -14,7 +13,7 @@ from typing import Any
 
 from arena.errors import BadInput, shown
 from arena.seats import confine
-from arena.seats.bot import BotSpec
+from arena.seats.bot import BOT_FORMS, BotSpec, bot_target
 from arena.tournament.config_file import (
     _check_keys,
     _typed,
@@ -80,14 +79,16 @@ def _bot(entry: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> Bo
 
 def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], where: _Where,
                 base: Path) -> BotSpec:
-    """A Python class, found (not imported) from its module or file."""
+    """A Python class, found (not imported) from its module or file, or a built-in bot."""
     module = entry.get("module")
-    expected = "expected 'package.module:Class' or 'path/file.py:Class'"
-    if not isinstance(module, str) or module.count(":") != 1 or \
-            not all(module.partition(":")[::2]) or not _module_text(module):
-        raise where.error((*at, "module"), f"{expected}, got {shown(module)}")
-    spec = BotSpec(name, _resolve_path(module, base),
-                   _params(entry.get("params", {}), (*at, "params"), where))
+    if not isinstance(module, str) or not _sane(module, MAX_PATH):
+        raise where.error((*at, "module"), f"expected {BOT_FORMS}, got {shown(module)}")
+    try:
+        target = bot_target(module, base)
+    except BadInput as exc:
+        got = f", got {shown(module)}" if str(exc).startswith("expected") else ""
+        raise where.error((*at, "module"), f"{exc}{got}") from exc
+    spec = BotSpec(name, target, _params(entry.get("params", {}), (*at, "params"), where))
     try:
         spec.source_files()  # found, not imported: starting it is arena.seats.startup's job
     except BadInput as exc:
@@ -95,14 +96,6 @@ def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], 
     except OSError as exc:
         raise where.error((*at, "module"), f"cannot be read ({exc.strerror or exc})") from exc
     return spec
-
-
-def _module_text(module: str) -> bool:
-    """``a.b:Class`` with dotted names, or ``some/file.py:Class`` (a path of sane length)."""
-    where_, _, cls = module.partition(":")
-    if not cls.isidentifier() or len(module) > MAX_PATH or "\0" in module:
-        return False
-    return where_.endswith(".py") or all(part.isidentifier() for part in where_.split("."))
 
 
 def _params(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, Any]:
@@ -154,27 +147,48 @@ def _sane(text: str, longest: int) -> bool:
 def _command_bot(name: str, command: Any, at: tuple[str | int, ...], where: _Where,
                  base: Path) -> BotSpec:
     """A bot in any language: a command line, run from a temporary folder."""
+    try:
+        return BotSpec(name, command=command_line(command, base))
+    except BadInput as exc:
+        raise where.error(at, str(exc)) from exc
+
+
+def command_bot(origin: str, text: str, base: Path) -> BotSpec:
+    """A command bot named outside a config (``arena play --command``), named after its
+    program's file (``node bots/x.js`` is ``x``)."""
+    try:
+        command = command_line(text, base)
+    except BadInput as exc:
+        raise BadInput(f"{origin} --command {shown(text)}: {exc}") from exc
+    files = [Path(a) for a in command[1:] if Path(a).is_absolute() and _is_file(Path(a))]
+    name = (files[0] if files else Path(command[0])).stem or "command"
+    return BotSpec(name, command=command, origin=origin)
+
+
+def command_line(command: Any, base: Path) -> tuple[str, ...]:
+    """A command line as a list or one string; its files are read relative to ``base``
+    and made absolute, since the bot runs from a temporary folder."""
     expected = "expected a command line, e.g. [node, bots/my_bot.js]"
     if isinstance(command, str):
         try:
             command = shlex.split(command)
         except ValueError as exc:  # an unclosed quote
-            raise where.error(at, f"{expected}; {exc}") from exc
+            raise BadInput(f"{expected}; {exc}") from exc
     if isinstance(command, list) and any(isinstance(a, bool) for a in command):
-        raise where.error(at, f"{expected}; YAML reads a bare yes, no, on or off as true or "
-                              "false: quote it ('yes')")
+        raise BadInput(f"{expected}; YAML reads a bare yes, no, on or off as true or false: "
+                       "quote it ('yes')")
     if not isinstance(command, list) or not command or \
             not all(isinstance(a, str) and _sane(a, MAX_TEXT) for a in command):
-        raise where.error(at, expected)
+        raise BadInput(expected)
     if not command[0] or not _sane(command[0], MAX_PATH):
-        raise where.error(at, f"{expected}; got program {shown(command[0])}")
+        raise BadInput(f"{expected}; got program {shown(command[0])}")
     resolved = [command[0], *(str((base / a).resolve()) if _names_a_file(a, base) else a
                               for a in command[1:])]
     if _is_file(base / command[0]) and not Path(command[0]).is_absolute():
         resolved[0] = str((base / command[0]).resolve())
     if shutil.which(resolved[0]) is None and not _is_file(Path(resolved[0])):
-        raise where.error(at, f"program {shown(command[0])} not found")
-    return BotSpec(name, command=tuple(resolved))
+        raise BadInput(f"program {shown(command[0])} not found")
+    return tuple(resolved)
 
 
 def _is_file(path: Path) -> bool:
@@ -213,13 +227,3 @@ def _names_a_file(arg: str, base: Path) -> bool:
     return beside or "/" in arg or Path(arg).suffix[1:].isalpha()
 
 
-def _resolve_path(module: str, base: Path) -> str:
-    """A ``file.py:Class`` path is read relative to the config file (else to the current
-    folder) and made absolute, since bots run from a temporary folder."""
-    where_, sep, cls = module.rpartition(":")
-    if sep and where_.endswith(".py") and not Path(where_).is_absolute():
-        candidate = base / where_ if _is_file(base / where_) else Path(where_)
-        with contextlib.suppress(OSError, RuntimeError):  # a loop: source_files says so
-            candidate = candidate.resolve()
-        return f"{candidate}:{cls}"
-    return module

@@ -76,6 +76,7 @@ class _Job:
     isolation: Isolation
     limits: Limits
     logs: Path
+    results: tuple[Path, ...]  # the results folders, which its bots see empty
 
 
 _job: _Job | None = None
@@ -101,7 +102,7 @@ def _seat(job: _Job, name: str, copy: int) -> Seat:
     key = (name, copy)
     if key not in _seats:
         _seats[key] = make_seat(job.bots[name], isolation=job.isolation, limits=job.limits,
-                                stderr_dir=job.logs)
+                                stderr_dir=job.logs, hide=job.results)
     return _seats[key]
 
 
@@ -218,7 +219,8 @@ def check_config_bots(config: Config, names: Collection[str] | None = None) -> N
     written; BadInput, a line a bot, for each that cannot start."""
     check_bots_start([b for b in config.bots if names is None or b.name in names],
                      variant=config.game, options=config.options,
-                     isolation=config.isolation, limits=config.limits)
+                     isolation=config.isolation, limits=config.limits,
+                     hide=(config.output, config.results_dir))
 
 
 def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True) -> int:
@@ -258,7 +260,8 @@ def _run(config: Config, *, fresh: bool, progress: bool) -> int:
 
 def _job_for(config: Config, logs: Path) -> _Job:
     return _Job(config.game.name, dict(config.options), {b.name: b for b in config.bots},
-                config.clock, config.faults, config.isolation, config.limits, logs)
+                config.clock, config.faults, config.isolation, config.limits, logs,
+                (config.output, config.results_dir))
 
 
 def play_pairings(config: Config, pairings: list[Pairing], *, logs: Path) -> list[GameRecord]:

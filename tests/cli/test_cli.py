@@ -247,7 +247,8 @@ def test_play_three_thirteen() -> None:
     (["play", "indian13", "random"], "option 'players' = 1"),
     (["play", "indian13", *["random"] * 7], "option 'players' = 7"),
     (["play", "nope", "random", "random"], "unknown variant 'nope'"),
-    (["play", "indian13", "random", "nope"], "bot 1 'nope': expected 'random', 'greedy'"),
+    (["play", "indian13", "random", "nope"],
+     "bot 1 'nope': expected a built-in bot (random, greedy), 'package.module:Class'"),
     (["play", "indian13", "bots.greedy:Nope", "random"],
      "bot 0: bot 'Nope' cannot start: bad bot 'bots.greedy:Nope': 'bots.greedy' has no "
      "class 'Nope'"),
@@ -257,7 +258,7 @@ def test_play_three_thirteen() -> None:
     (["play", "indian13", "random", "no_such_module_zz:Bot"],
      "bot 1 'no_such_module_zz:Bot': no module 'no_such_module_zz' found"),
     (["play", "indian13", "random", "missing_file_zz.py:Bot"],
-     "bot 1 'missing_file_zz.py:Bot': no file 'missing_file_zz.py'"),
+     "bot 1 'missing_file_zz.py:Bot': no file '/"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], expected: str) -> None:
     assert expected in refused(*args)

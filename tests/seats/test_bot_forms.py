@@ -1,0 +1,222 @@
+"""Every bot form, everywhere: a built-in name, ``package.module:Class``, ``file.py:Class``,
+``file.py`` and a command line start in ``arena play``, ``arena run`` and ``arena sprt``; a bot
+split over several files imports its helpers and reads its data beside it, confined or not,
+without ``read:``; and the tournament's results folder stays empty to it even when it lies in
+the bot's own folder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from arena.errors import BadInput
+from arena.seats import confine
+from arena.seats.bot import BUILTIN_BOTS, bot_class_in, bot_target
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+needs_namespaces = pytest.mark.skipif(not confine.available(),
+                                      reason="this system does not allow user namespaces")
+JS_BOT = Path(__file__).parents[2] / "examples" / "js_bot.js"
+
+HELPER = """\
+def pick(cards):
+    return max(cards, key=lambda c: (c.rank, c.suit))
+"""
+
+# A bot in three files: itself, a helper module and a data file beside it. It crashes (a
+# fault of its seat) if it cannot read its data, or if it can see anything in the results
+# folder it was told of, so a run without faults proves both.
+SPLIT_BOT = """\
+import json
+from pathlib import Path
+
+from helper import pick
+from arena.actions import Draw, Play
+
+HERE = Path(__file__).parent
+SETTINGS = json.loads((HERE / "settings.json").read_text())
+
+
+class SplitBot:
+    def draw(self, view):
+        results = HERE / "results"
+        if results.is_dir() and any(results.rglob("*")):
+            raise RuntimeError("saw the results folder: " + str(list(results.iterdir())))
+        return Draw(SETTINGS["source"])
+
+    def play(self, view):
+        return Play(discard=pick(view.discardable))
+"""
+
+
+@pytest.fixture
+def contest(tmp_path: Path) -> Path:
+    """A folder holding a split bot, its helper and data, and (later) the results."""
+    folder = tmp_path / "contest"
+    folder.mkdir()
+    (folder / "helper.py").write_text(HELPER)
+    (folder / "settings.json").write_text(json.dumps({"source": "stock"}))
+    (folder / "split_bot.py").write_text(SPLIT_BOT)
+    shutil.copy(JS_BOT, folder / "js_bot.js")
+    return folder
+
+
+def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The real ``arena`` command, as a user runs it."""
+    script = Path(sys.executable).with_name("arena")
+    return subprocess.run([str(script), *args], cwd=cwd, text=True, capture_output=True,
+                          timeout=900, check=False)
+
+
+def faults_of(results: Path) -> dict[str, int]:
+    """Fault counts per bot over a results folder's games."""
+    out: dict[str, int] = {}
+    for line in (results / "games.jsonl").read_text().splitlines():
+        for seat in json.loads(line)["seats"]:
+            out[seat["bot"]] = out.get(seat["bot"], 0) + sum(seat["faults"].values())
+    return out
+
+
+# --------------------------------------------------------------------------- the forms
+
+
+def test_every_python_form_names_a_class_without_running_the_bot(contest: Path) -> None:
+    (contest / "boom.py").write_text("raise SystemExit('ran')\nclass Boom:\n"
+                                     "    def draw(self, view): ...\n")
+    assert bot_target("greedy", contest) == BUILTIN_BOTS["greedy"]
+    assert bot_target("bots.greedy:GreedyBot", contest) == "bots.greedy:GreedyBot"
+    assert bot_target("split_bot.py", contest) == f"{contest / 'split_bot.py'}:SplitBot"
+    assert bot_target("split_bot.py:SplitBot", contest) == \
+        f"{contest / 'split_bot.py'}:SplitBot"
+    assert bot_class_in(contest / "boom.py") == "Boom"  # read, not run
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("class A:\n    def draw(self, v): ...\nclass B:\n    def play(self, v): ...\n",
+     "several bot classes (A, B): name one, as two.py:A"),
+    ("class Helper:\n    pass\n", "no bot class (one with draw(view) and play(view)); "
+                                  "classes defined: Helper"),
+    ("def draw(view): ...\n", "classes defined: none"),
+    ("class (:\n", "cannot be read as Python (SyntaxError"),
+])
+def test_a_file_without_exactly_one_bot_class_is_refused_naming_them(
+        tmp_path: Path, source: str, message: str) -> None:
+    (tmp_path / "two.py").write_text(source)
+    with pytest.raises(BadInput, match=message.replace("(", r"\(").replace(")", r"\)")):
+        bot_target("two.py", tmp_path)
+
+
+@pytest.mark.parametrize("text", ["", "nobot", "a.b", "pkg.mod:", "x.py:not-a-name", ":Cls"])
+def test_a_name_in_no_form_says_which_forms_there_are(tmp_path: Path, text: str) -> None:
+    with pytest.raises(BadInput, match=r"expected a built-in bot .*'path/file\.py'"):
+        bot_target(text, tmp_path)
+
+
+def test_a_file_bot_with_several_classes_is_one_line_in_play(tmp_path: Path) -> None:
+    (tmp_path / "two.py").write_text("class A:\n    def draw(self, v): ...\n"
+                                     "class B:\n    def play(self, v): ...\n")
+    done = arena("play", "indian13", "two.py", "random", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "bot 0 'two.py'" in done.stderr
+    assert "several bot classes (A, B)" in done.stderr
+
+
+@pytest.mark.parametrize("isolation", ["inprocess", pytest.param("process",
+                                                                 marks=needs_namespaces)])
+def test_arena_play_seats_every_python_form(contest: Path, isolation: str) -> None:
+    """A built-in, a module path, ``file.py:Class`` and a bare ``file.py`` whose helper and
+    data sit beside it: each plays a clean game, confined or not."""
+    package = contest / "mypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mine.py").write_text("from bots.random_bot import RandomBot\n\n\n"
+                                     "class Mine(RandomBot):\n    pass\n")
+    done = arena("play", "indian13", "greedy", "mypkg.mine:Mine", "split_bot.py:SplitBot",
+                 "split_bot.py", "--isolation", isolation, cwd=contest)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines()[3:]]
+    assert [r[1] for r in rows] == ["greedy", "Mine", "SplitBot", "SplitBot"]
+    assert all(r[-1] == "0" for r in rows), done.stdout  # no faults
+
+
+@needs_node
+def test_arena_play_seats_a_command_bot_that_requires_its_own_module(contest: Path) -> None:
+    (contest / "lib.js").write_text("module.exports = { source: 'stock' };\n")
+    text = JS_BOT.read_text().replace('"use strict";', '"use strict";\n'
+                                      'const lib = require("./lib.js");', 1)
+    (contest / "js_bot.js").write_text(text)
+    done = arena("play", "indian13", "random", "--command", "node js_bot.js", cwd=contest)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines()[3:]]
+    assert [r[1] for r in rows] == ["random", "js_bot"] and rows[1][-1] == "0"
+
+
+def test_arena_play_refuses_a_command_that_is_not_found(tmp_path: Path) -> None:
+    done = arena("play", "indian13", "random", "--command", "no-such-program x", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "bot 1 --command 'no-such-program x': program 'no-such-program' not found" in \
+        done.stderr
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+def config(folder: Path, isolation: str) -> Path:
+    path = folder / "contest.yaml"
+    node = shutil.which("node")
+    command = f"  - name: js\n    command: [{node}, js_bot.js]\n" if node else ""
+    path.write_text(textwrap.dedent(f"""\
+        name: forms
+        variant: indian13
+        options: {{players: 2}}
+        isolation: {isolation}
+        bots:
+          - name: greedy
+            module: greedy
+          - name: split
+            module: split_bot.py
+          - name: split-class
+            module: split_bot.py:SplitBot
+          - name: mine
+            module: bots.random_bot:RandomBot
+        """) + command + textwrap.dedent("""\
+        format: {type: round-robin, games: 2, duplicate: true}
+        workers: 2
+        seed: 3
+        """))
+    return path
+
+
+@pytest.mark.parametrize("isolation", ["inprocess", pytest.param("process",
+                                                                 marks=needs_namespaces)])
+def test_arena_run_plays_every_form_and_the_bots_see_no_results(contest: Path,
+                                                                 isolation: str) -> None:
+    """The results folder lies inside the split bot's own folder, which the bot may read:
+    confined, it sees it empty, or it would crash."""
+    path = config(contest, isolation)
+    done = arena("run", str(path), "--out", "results", cwd=contest)
+    assert done.returncode == 0, done.stderr
+    faults = faults_of(contest / "results" / "forms")
+    expected = {"greedy", "split", "split-class", "mine"} | ({"js"} if shutil.which("node")
+                                                            else set())
+    assert set(faults) == expected
+    if isolation == "process":
+        assert faults == dict.fromkeys(expected, 0), faults
+    else:  # trusted mode: the bot shares the arena's view of the disk, results and all
+        assert faults["greedy"] == 0 and faults["mine"] == 0
+
+
+@needs_namespaces
+def test_arena_sprt_plays_a_bot_split_over_files(contest: Path) -> None:
+    path = config(contest, "process")
+    done = arena("sprt", str(path), "--candidate", "split", "--baseline", "greedy",
+                 "--max-games", "4", "--workers", "2", cwd=contest)
+    assert done.returncode in (0, 1, 3), done.stderr  # decided or not: it played
+    assert "cannot start" not in done.stderr and "fault" not in done.stdout.lower(), \
+        done.stdout + done.stderr
