@@ -161,6 +161,16 @@ def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None)
     return _validate(raw, where, dict(overrides or {}), base=file.parent)
 
 
+def config_from(raw: Mapping[str, Any], *, base: str | Path = ".",
+                overrides: Mapping[str, Any] | None = None) -> Config:
+    """Validate a config built in code, the same mapping a YAML file holds; relative bot
+    files and folders are read from ``base``. Errors name the field, as for a file."""
+    if not isinstance(raw, Mapping):
+        raise BadInput("config: expected a mapping of keys such as name, variant, bots")
+    where = _Where(Path(base) / "<config>", None)
+    return _validate(dict(raw), where, dict(overrides or {}), base=Path(base))
+
+
 
 
 

@@ -18,7 +18,7 @@ import shutil
 import signal
 import socket
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
 from multiprocessing.util import Finalize
 from pathlib import Path
@@ -223,15 +223,20 @@ def check_config_bots(config: Config, names: Collection[str] | None = None) -> N
                      hide=(config.output, config.results_dir))
 
 
-def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True) -> int:
+OnGame = Callable[[GameRecord, int, int], None]  # a record, games done, games in all
+
+
+def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True,
+                   on_game: OnGame | None = None) -> int:
     """Play every pending game of the config; return how many were played now. Every bot
-    is started once first: one that cannot start stops the run before it writes anything."""
+    is started once first: one that cannot start stops the run before it writes anything.
+    ``on_game`` is called with each record once it is on disk."""
     check_config_bots(config)
     with writing(config.results_dir):
-        return _run(config, fresh=fresh, progress=progress)
+        return _run(config, fresh=fresh, progress=progress, on_game=on_game)
 
 
-def _run(config: Config, *, fresh: bool, progress: bool) -> int:
+def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None) -> int:
     config, done = prepare_results(config, fresh=fresh)
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]
@@ -251,6 +256,8 @@ def _run(config: Config, *, fresh: bool, progress: bool) -> int:
                 if played % 64 == 0:
                     os.fsync(out.fileno())
                 bar.advance(task)
+                if on_game is not None:
+                    on_game(GameRecord.from_json(line), len(done) + played, len(schedule))
     finally:
         multiprocessing_logging.uninstall_mp_handler()
         logging.getLogger().removeHandler(handler)

@@ -1,0 +1,91 @@
+"""Rummy Arena from Python: the calls the ``arena`` command is a thin layer over, in one place
+(``docs/api.md`` walks through them). Paths may be ``str`` or ``Path``.
+
+>>> from arena.api import check_hand
+>>> check_hand("indian13", "3S 4S 5S 7H 8H 9H 10H QD QC QS 2D 2C JK".split(), wild="7C").points
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.cards import Card, parse_cards
+from arena.engine.game import HandReport
+from arena.engine.options import resolve_options
+from arena.ratings.leaderboard import Anchor, Standing, standings
+from arena.records import GameRecord, read_games, replay
+from arena.referee import play_game
+from arena.seats.bot import BotSpec, bot_target
+from arena.seats.make import Isolation
+from arena.seats.startup import check_bots_start
+from arena.tournament.config import Config, config_from, load_config
+from arena.tournament.results import stored_anchor, teams_of
+from arena.tournament.runner import OnGame, run_tournament
+from arena.variants import find_variant
+
+__all__ = ["Config", "GameRecord", "HandReport", "Standing", "check_hand", "config_from",
+           "leaderboard", "load_config", "play", "read_games", "replay", "run"]
+
+
+def run(config: Config | str | Path, *, fresh: bool = False, on_game: OnGame | None = None,
+        progress: bool = False) -> list[GameRecord]:
+    """Play the tournament's pending games (a resumed run plays only what is missing) and
+    return every record of its results folder. ``on_game(record, done, total)`` hears of
+    each game once it is on disk; ``progress`` draws the terminal's progress bar."""
+    cfg = config if isinstance(config, Config) else load_config(config)
+    run_tournament(cfg, fresh=fresh, progress=progress, on_game=on_game)
+    return read_games(cfg.results_dir / "games.jsonl")
+
+
+def leaderboard(source: Config | str | Path | Sequence[GameRecord], *,
+                anchor: Anchor | None = None) -> list[Standing]:
+    """The standings, best first, of a config's results, a results folder, a
+    ``games.jsonl`` or records in hand; the anchor defaults to the one the folder stored."""
+    records, folder = _records_of(source)
+    if anchor is None and folder is not None:
+        anchor = stored_anchor(folder)
+    return standings(records, anchor=anchor, teams=teams_of(records))
+
+
+def _records_of(source: Config | str | Path | Sequence[GameRecord]
+                ) -> tuple[Sequence[GameRecord], Path | None]:
+    if isinstance(source, Config):
+        source = source.results_dir
+    if isinstance(source, str | Path):
+        path = Path(source)
+        games = path / "games.jsonl" if path.is_dir() else path
+        return read_games(games), games.parent
+    return source, None
+
+
+def play(variant: str, bots: Sequence[str | BotSpec], *, seed: int = 1,
+         options: Mapping[str, Any] | None = None,
+         isolation: Isolation = "inprocess") -> GameRecord:
+    """One game between bots named in any form (``greedy``, ``mybot.py``,
+    ``pkg.mod:Class``) or given as :class:`BotSpec`; each bot is started once first."""
+    game = find_variant(variant)
+    specs = [b if isinstance(b, BotSpec) else _spec(b) for b in bots]
+    chosen = {"players": len(specs), **(options or {})}
+    check_bots_start(specs, variant=game, isolation=isolation,
+                     options=resolve_options(game.name, game.OPTIONS, chosen))
+    return play_game(game, specs, seed=seed, options=chosen, isolation=isolation)
+
+
+def _spec(text: str) -> BotSpec:
+    target = bot_target(text, Path.cwd())
+    return BotSpec(text if ":" not in text and not text.endswith(".py")
+                   else target.rpartition(":")[2], target)
+
+
+def check_hand(variant: str, cards: Sequence[str | Card], *, wild: str | Card | None = None,
+               round: int | None = None, options: Mapping[str, Any] | None = None
+               ) -> HandReport:
+    """``arena hand`` as a value: the best arrangement, deadwood, points and whether the
+    cards declare (go out)."""
+    hand = [c if isinstance(c, Card) else parse_cards([c])[0] for c in cards]
+    indicator = wild if isinstance(wild, Card) or wild is None else Card.parse(wild)
+    return find_variant(variant).hand_report(hand, wild=indicator, round=round,
+                                             options=dict(options or {}))
