@@ -10,12 +10,16 @@ Card.parse('10H')
 ['AS', '2S', '3S']
 >>> len(deck(jokers=2)), len(deck(jokers=4)), len(deck(jokers=0))
 (106, 108, 104)
+>>> Card.parse("1D")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+arena.errors.BadInput: bad card '1D': '1' is not a rank: expected rank A 2-10 J Q K ...
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -25,7 +29,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 _SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
                  "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10, "1": 1}
+_RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10}
+_EXPECTED = "expected rank A 2-10 J Q K (or T) then suit S H D C (or ♠♥♦♣), or JK"
 JOKER_CODE = 52
 
 
@@ -76,8 +81,7 @@ class Card:
             return _BY_CODE[JOKER_CODE]
         rank, suit = _RANK_ALIASES.get(token[:-1]), _SUIT_ALIASES.get(token[-1:])
         if rank is None or suit is None:
-            raise BadInput(f"bad card {shown(text)}: expected rank A 2-10 J Q K (or T) "
-                           "then suit S H D C (or ♠♥♦♣), or JK")
+            raise BadInput(f"bad card {shown(text)}: {_wrong_part(token, rank, suit)}{_EXPECTED}")
         return _BY_CODE[suit * 13 + rank - 1]
 
     def __eq__(self, other: object) -> bool:
@@ -97,6 +101,14 @@ class Card:
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (_card_from_code, (self.code,))
+
+
+def _wrong_part(token: str, rank: int | None, suit: int | None) -> str:
+    """Which half of a card token is not a rank or a suit, so ``1D`` and ``11S`` say why."""
+    if len(token) < 2 or (rank is None and suit is None):
+        return ""
+    return f"{shown(token[:-1])} is not a rank: " if rank is None else \
+        f"{shown(token[-1:])} is not a suit: "
 
 
 def _card_from_code(code: int) -> Card:
@@ -126,6 +138,22 @@ def format_cards(cards: Iterable[Card]) -> str:
 def deck(*, decks: int = 2, jokers: int = 0) -> list[Card]:
     """An unshuffled deck: ``decks`` copies of the 52 cards plus ``jokers`` printed jokers."""
     return list(ALL_CARDS) * decks + [Card.JOKER] * jokers
+
+
+def check_in_deck(cards: Iterable[Card], held: Mapping[Card, int]) -> None:
+    """Refuse more copies of a card than the deck ``held`` holds: no hand or table has them.
+
+    >>> check_in_deck(parse_cards("3S 3S JK"), Counter(deck(decks=2, jokers=2)))
+    >>> check_in_deck(parse_cards("3S " * 5), Counter(deck(decks=2, jokers=2)))
+    Traceback (most recent call last):
+    ...
+    arena.errors.BadInput: 3S given 5 times: the deck holds 2
+    """
+    for card, count in sorted(Counter(cards).items()):
+        allowed = held.get(card, 0)
+        if count > allowed:
+            times = "once" if count == 1 else f"{count} times"
+            raise BadInput(f"{card} given {times}: the deck holds {allowed}")
 
 
 def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:

@@ -15,6 +15,7 @@ from arena.cards import (
     RANKS,
     SUITS,
     Card,
+    check_in_deck,
     deck,
     format_cards,
     parse_cards,
@@ -40,7 +41,7 @@ def test_com_1_printed_joker(text: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "rank", "suit"), [
-    ("AS", 1, 0), ("1s", 1, 0), ("2H", 2, 1), ("9d", 9, 2), ("JC", 11, 3), ("qs", 12, 0),
+    ("AS", 1, 0), ("as", 1, 0), ("2H", 2, 1), ("9d", 9, 2), ("JC", 11, 3), ("qs", 12, 0),
     ("K♣", 13, 3), ("A♦", 1, 2),
 ])
 def test_com_1_ranks_and_suits(text: str, rank: int, suit: int) -> None:
@@ -67,12 +68,25 @@ def test_com_1_two_copies_are_equal() -> None:
     assert Card(first.code) == first
 
 
-@pytest.mark.parametrize("text", ["ZZ", "11H", "10X", "H", "", "  ", "10", "KK", "JKR", "0S"])
+@pytest.mark.parametrize("text", ["ZZ", "11H", "10X", "H", "", "  ", "10", "KK", "JKR", "0S",
+                                  "1D", "1s", "0H", "11S", "14C", "1♠"])
 def test_bad_card_names_the_token(text: str) -> None:
     with pytest.raises(BadInput) as err:
         Card.parse(text)
     assert repr(text) in str(err.value)
     assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize(("text", "part"), [
+    ("1D", "'1' is not a rank"), ("1s", "'1' is not a rank"), ("11S", "'11' is not a rank"),
+    ("0H", "'0' is not a rank"), ("14C", "'14' is not a rank"), ("QX", "'X' is not a suit"),
+    ("10Z", "'Z' is not a suit"),
+])
+def test_com_1_a_rank_or_a_suit_that_is_not_one_is_named(text: str, part: str) -> None:
+    # COM-1: the ace is A; no other spelling of a rank is read as a card.
+    with pytest.raises(BadInput) as err:
+        Card.parse(text)
+    assert str(err.value).startswith(f"bad card {text!r}: {part}: expected rank A 2-10")
 
 
 def test_bad_card_in_a_list_names_the_token() -> None:
@@ -87,6 +101,29 @@ def test_deck_sizes(jokers: int, size: int) -> None:
     counts = Counter(cards)
     assert counts[Card.JOKER] == jokers
     assert all(counts[c] == 2 for c in ALL_CARDS)
+
+
+def test_check_in_deck_allows_every_copy_the_deck_holds() -> None:
+    two_decks = Counter(deck(decks=2, jokers=2))
+    check_in_deck(parse_cards("3S 3S JK JK AS"), two_decks)
+    check_in_deck(deck(decks=2, jokers=2), two_decks)
+    check_in_deck([], Counter())
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("3S 3S 3S 3S 3S", "3S given 5 times: the deck holds 2"),
+    ("JK JK JK 2S", "JK given 3 times: the deck holds 2"),
+    ("KD 3S KD 3S KD 3S", "3S given 3 times: the deck holds 2"),  # the first card by code
+])
+def test_check_in_deck_names_the_card_and_the_count_allowed(text: str, message: str) -> None:
+    with pytest.raises(BadInput) as err:
+        check_in_deck(parse_cards(text), Counter(deck(decks=2, jokers=2)))
+    assert str(err.value) == message
+
+
+def test_check_in_deck_with_no_jokers() -> None:
+    with pytest.raises(BadInput, match=r"^JK given once: the deck holds 0$"):
+        check_in_deck(parse_cards("2S JK"), Counter(deck(decks=2, jokers=0)))
 
 
 def test_one_deck() -> None:

@@ -3,15 +3,16 @@ common, bots and cards named on the command line."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
-from arena.cards import Card, parse_cards
-from arena.errors import ArenaError, BadInput
+from arena.actions import Placed
+from arena.cards import Card, check_in_deck, parse_cards
+from arena.errors import ArenaError, BadInput, shown
 from arena.seats.bot import BUILTIN_BOTS as BUILTIN_BOTS  # re-exported for the commands
 from arena.seats.bot import BotSpec, bot_target
 from arena.tournament.config import WORKERS
@@ -24,16 +25,18 @@ R = TypeVar("R")
 
 
 OptionArgs = Annotated[list[str] | None, typer.Option(
-    "-o", "--option", help="A variant option as key=value (repeatable), e.g. -o players=3.")]
+    "-o", "--option", metavar="KEY=VALUE", show_default=False,
+    help="A variant option as key=value (repeatable), e.g. -o players=3.")]
 
 
 WildArg = Annotated[str | None, typer.Option(
-    "--wild", help="The indicator card, where the variant turns one to set the wild cards "
+    "--wild", metavar="CARD",
+    help="The indicator card, where the variant turns one to set the wild cards "
     "(e.g. 7C).")]
 
 
 RoundArg = Annotated[int | None, typer.Option(
-    "--round", min=1, max=11,
+    "--round", min=1, max=11, metavar="N",
     help="The round, where the variant sets the wild rank by round (1 to 11).")]
 
 
@@ -41,7 +44,7 @@ JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON instead of a t
 
 
 WorkersArg = Annotated[int | None, typer.Option(min=WORKERS.low, max=WORKERS.high,
-                                                help="Worker processes.")]
+                                                metavar="N", help="Worker processes.")]
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -101,12 +104,31 @@ MAX_HAND = 20
 MAX_MELD = 36
 
 
-def _cards(tokens: Sequence[str], most: int, what: str) -> list[Card]:
+def _cards(tokens: Sequence[str], most: int, what: str,
+           held: Mapping[Card, int] | None = None) -> list[Card]:
+    """Cards named on the command line: some, at most ``most``, each a card, and no more
+    copies of one than the deck ``held`` holds (None: the variant does not say)."""
+    _some(tokens, most, what)
+    cards = parse_cards(tokens)
+    if held is not None:
+        check_in_deck(cards, held)
+    return cards
+
+
+def _placed(tokens: Sequence[str], most: int, what: str) -> list[Placed]:
+    """Cards put on the table, a joker perhaps with the card it stands for (``JK=8H``)."""
+    _some(tokens, most, what)
+    for token in tokens:
+        if token.strip().endswith("="):
+            raise BadInput(f"bad card {shown(token)}: expected a card after '=', as in JK=8H")
+    return [Placed.parse(t) for t in tokens]
+
+
+def _some(tokens: Sequence[str], most: int, what: str) -> None:
     if not tokens:
         raise BadInput("no cards given: expected cards such as 7H 10D JK")
     if len(tokens) > most:
         raise BadInput(f"{len(tokens)} cards: expected at most {most} in {what}")
-    return parse_cards(tokens)
 
 
 def _wild(text: str | None) -> Card | None:

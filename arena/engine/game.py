@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from arena.actions import Action, Draw, Lay, Play, Source
+from arena.actions import Action, Draw, Lay, Placed, Play, Source, TakeBack
 from arena.cards import Card
-from arena.engine.melds import NO_WILDS, Meld, MeldCheck, WildSpec
+from arena.engine.melds import NO_WILDS, Kind, Meld, MeldCheck, WildSpec
 from arena.engine.options import OptionSpec, resolve_options
 from arena.engine.results import RoundEnd, RoundResult
 from arena.engine.view import (
@@ -39,6 +39,7 @@ class HandReport:
     deadwood: tuple[Card, ...]
     points: int
     valid_declaration: bool
+    reason: str | None = None  # why it is no valid declaration: "RULE-ID: what is missing"
 
     def as_json(self) -> dict[str, Any]:
         """The documented JSON shape of ``arena hand --json``."""
@@ -47,7 +48,65 @@ class HandReport:
                 "melds": [{"kind": m.kind, "cards": [str(c) for c in m.cards]}
                           for m in self.melds],
                 "deadwood": [str(c) for c in self.deadwood], "points": self.points,
-                "valid_declaration": self.valid_declaration}
+                "valid_declaration": self.valid_declaration, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeldReport:
+    """The meld calculator's answer for one group (``arena meld``); in the variants that
+    count combinations, also the cards as read and what they count (``counted``)."""
+
+    valid: bool
+    kind: Kind | None
+    reason: str | None
+    counted: bool = False
+    cards: tuple[Placed, ...] = ()  # as read: each joker with the card it stands for
+    points: int | None = None  # what the group counts toward an opening
+    note: str | None = None  # why ``points`` is None or 0 ("RULE-ID: why")
+
+    @classmethod
+    def of(cls, check: MeldCheck) -> MeldReport:
+        """The verdict alone, for variants that count no combination."""
+        return cls(valid=check.valid, kind=check.kind, reason=check.reason)
+
+    def as_json(self) -> dict[str, Any]:
+        """The documented JSON shape of ``arena meld --json``."""
+        verdict: dict[str, Any] = {"valid": self.valid, "kind": self.kind,
+                                   "reason": self.reason}
+        if not self.counted:
+            return verdict
+        return verdict | {"cards": [str(p) for p in self.cards], "points": self.points,
+                          "note": self.note}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CountedMeld:
+    """One combination of an opening, as read, with what it counts toward it (None: it is
+    no combination)."""
+
+    cards: tuple[Placed, ...]
+    points: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpeningReport:
+    """The opening calculator's answer (``arena open``): do these combinations open now?"""
+
+    variant: str
+    level: int | None  # None: the variant's mode has no first lay-down
+    melds: tuple[CountedMeld, ...]
+    total: int | None  # None when some group is no combination
+    opens: bool
+    rule: str | None  # the rule that refuses it
+    reason: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        """The documented JSON shape of ``arena open --json``."""
+        return {"variant": self.variant, "level": self.level,
+                "melds": [{"cards": [str(p) for p in m.cards], "points": m.points}
+                          for m in self.melds],
+                "total": self.total, "opens": self.opens, "rule": self.rule,
+                "reason": self.reason}
 
 
 @dataclass(slots=True)
@@ -200,10 +259,38 @@ class Game:
         raise BadInput(f"{cls.name}: the hand calculator is not available for this variant")
 
     @classmethod
-    def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
-                    options: Mapping[str, Any]) -> MeldCheck:
-        """``arena meld``: is this one valid combination, and of which kind (variant hook)."""
+    def meld_report(cls, cards: Sequence[Card | Placed], *, wild: Card | None,
+                    round: int | None, options: Mapping[str, Any]) -> MeldReport:
+        """``arena meld``: is this one valid combination, and of which kind (variant hook);
+        a :class:`Placed` card may name what a joker stands for (``JK=8H``)."""
         raise BadInput(f"{cls.name}: the meld calculator is not available for this variant")
+
+    @classmethod
+    def opening_report(cls, melds: Sequence[Sequence[Placed]], *, level: int | None,
+                       options: Mapping[str, Any], table: Sequence[Sequence[Placed]] = (),
+                       takebacks: Sequence[TakeBack] = ()) -> OpeningReport:
+        """``arena open``: do these new combinations open at ``level`` (None: the variant's
+        starting level), with ``table`` on the table and ``takebacks`` made first (variant
+        hook, for variants with a first lay-down)."""
+        raise BadInput(f"{cls.name}: the opening calculator is not available for this "
+                       "variant: it has no first lay-down")
+
+    @classmethod
+    def deck_counts(cls, options: Mapping[str, Any]) -> Mapping[Card, int] | None:
+        """How many copies of each card the variant's deck holds under ``options``, so that
+        the calculators refuse cards no hand can hold; None: the variant does not say, and
+        nothing is refused (variant hook)."""
+        return None
+
+    @classmethod
+    def unnamed(cls, cards: Sequence[Card | Placed], why: str) -> list[Card]:
+        """The cards of a calculator question, refusing a wild card's named reading where
+        the variant reads wild cards by itself (``why`` cites the rule)."""
+        for card in cards:
+            if isinstance(card, Placed) and card.stands_for is not None:
+                raise BadInput(f"{cls.name}: {card}: the meld calculator finds what each wild "
+                               f"card stands for here ({why}); give {card.card} alone")
+        return [c.card if isinstance(c, Placed) else c for c in cards]
 
     # ------------------------------------------------------------------ turn flow
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from arena.actions import Play
-from arena.cards import Card, deck
-from arena.engine.game import Game, HandReport
-from arena.engine.melds import MeldCheck, MeldRules, WildSpec, check_meld
+from arena.actions import Placed, Play
+from arena.cards import Card, deck, format_cards
+from arena.engine.game import Game, HandReport, MeldReport
+from arena.engine.melds import MeldRules, WildSpec, check_meld
 from arena.engine.options import (
     MAX_DEALS,
     OptionSpec,
@@ -66,6 +67,23 @@ def declaration(cards: Sequence[Card], wilds: WildSpec) -> Arrangement | None:
     if len(cards) != 13:
         return None
     return complete_arrangement(cards, IND_MELDS, wilds, min_sequences=2, min_pure=1)
+
+
+def declaration_refusal(cards: Sequence[Card], wilds: WildSpec) -> str | None:
+    """Why ``cards`` are no valid declaration (IND-17), for a bot author; None if they are."""
+    if len(cards) != 13:
+        return f"IND-17: a declaration shows 13 cards, not {len(cards)}"
+    if declaration(cards, wilds) is not None:
+        return None
+    best = loser_arrangement(cards, wilds, card_values(wilds))
+    if best is None:
+        return "IND-17: no pure sequence (IND-11) can be made from these cards"
+    if complete_arrangement(cards, IND_MELDS, wilds, min_pure=1) is None:
+        if best.deadwood:
+            return (f"IND-17: the best split with a pure sequence leaves "
+                    f"{format_cards(best.deadwood)} outside groups")
+        return "IND-17: the cards do not all fit in groups beside a pure sequence"
+    return "IND-17: the groups need a second sequence beside the pure one"
 
 
 def best_declaration(hand: Sequence[Card], wilds: WildSpec) -> tuple[Card, Arrangement] | None:
@@ -130,7 +148,8 @@ class Indian13(Game):
         points = loser_points(cards, wilds, values)
         melds, deadwood = (best.melds, best.deadwood) if best else ((), tuple(sorted(cards)))
         return HandReport(variant=cls.version, cards=tuple(cards), wild=str(wild), melds=melds,
-                          deadwood=deadwood, points=points, valid_declaration=False)
+                          deadwood=deadwood, points=points, valid_declaration=False,
+                          reason=declaration_refusal(cards, wilds))
 
     @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
@@ -144,10 +163,17 @@ class Indian13(Game):
         return None if found is None else found[0]
 
     @classmethod
-    def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
-                    options: Mapping[str, Any]) -> MeldCheck:
+    def meld_report(cls, cards: Sequence[Card | Placed], *, wild: Card | None,
+                    round: int | None, options: Mapping[str, Any]) -> MeldReport:
         """IND-11 to IND-13 for one group of cards."""
-        return check_meld(cards, IND_MELDS, cls._calculator_wilds(wild, options))
+        plain = cls.unnamed(cards, "IND-12")
+        return MeldReport.of(check_meld(plain, IND_MELDS, cls._calculator_wilds(wild, options)))
+
+    @classmethod
+    def deck_counts(cls, options: Mapping[str, Any]) -> Counter[Card]:
+        """IND-2: two decks and two printed jokers, whatever the options."""
+        resolve_options(cls.name, cls.OPTIONS, options)
+        return Counter(deck(decks=2, jokers=2))
 
     @classmethod
     def _calculator_wilds(cls, wild: Card | None, options: Mapping[str, Any]) -> WildSpec:

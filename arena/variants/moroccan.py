@@ -14,12 +14,21 @@ winner empties his hand; the others pay their cards, or 200 after a Tallaj rami 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from arena.cards import deck
+from arena.cards import Card, deck
 from arena.engine.melds import MeldRules
-from arena.engine.options import MAX_PENALTY, OptionSpec, draw_cap, int_in, match_of, one_of
+from arena.engine.options import (
+    MAX_PENALTY,
+    OptionSpec,
+    draw_cap,
+    int_in,
+    match_of,
+    one_of,
+    resolve_options,
+)
 from arena.engine.rules import LayingRules, register_laying
 from arena.variants.laying.game import LayingGame
 
@@ -66,6 +75,12 @@ class Moroccan(LayingGame):
                            rights_at_opening=False, lay_in_first_cycle=True,
                            must_lay_taken=tallaj, take_joker=True, never_opened_pays=None,
                            rami_sec_pays=RAMI_SEC if tallaj else None)
+
+    @classmethod
+    def deck_counts(cls, options: Mapping[str, Any]) -> Counter[Card]:
+        """MAR-1: two decks and four printed jokers, whatever the options."""
+        resolve_options(cls.name, cls.OPTIONS, options)
+        return Counter(deck(decks=2, jokers=4))
 
     def deal(self) -> None:
         """MAR-1, MAR-3, MAR-4: 14 (Simple 13) cards each from the dealer's left, one more to

@@ -14,6 +14,7 @@ to discard his last card wins; the others pay their cards, or 100 if they never 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -28,6 +29,7 @@ from arena.engine.options import (
     int_in,
     match_of,
     one_of,
+    resolve_options,
 )
 from arena.engine.rules import LayingRules, register_laying
 from arena.engine.view import PublicEvent
@@ -79,6 +81,12 @@ class Rummy51(LayingGame):
         return LayingRules(prefix="R51", ace=options["ace_high_value"],
                            opening=options["opening"],
                            joker_free_opening=options["opening"] == 71, teams=options["teams"])
+
+    @classmethod
+    def deck_counts(cls, options: Mapping[str, Any]) -> Counter[Card]:
+        """R51-2: two decks and four printed jokers, or two with ``jokers: 2``."""
+        jokers = int(resolve_options(cls.name, cls.OPTIONS, options)["jokers"])
+        return Counter(deck(decks=2, jokers=jokers))
 
     @classmethod
     def team_labels(cls, options: Mapping[str, Any]) -> tuple[int, ...] | None:

@@ -10,15 +10,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from arena.actions import Play
-from arena.cards import RANKS, Card, deck
-from arena.engine.game import Game, HandReport
-from arena.engine.melds import MeldCheck, MeldRules, WildSpec, check_meld
+from arena.actions import Placed, Play
+from arena.cards import RANKS, Card, deck, format_cards
+from arena.engine.game import Game, HandReport, MeldReport
+from arena.engine.melds import MeldRules, WildSpec, check_meld
 from arena.engine.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
 from arena.engine.results import RoundEnd
 from arena.engine.solver import Arrangement, deadwood_points, min_deadwood
@@ -129,10 +130,10 @@ class ThreeThirteen(Game):
         """TT-10 and TT-12 for any cards; the wild rank comes from ``round`` or ``wild``."""
         rank = cls._calculator_rank(wild, round, options)
         best = arrangement(cards, wild_cards(rank), card_values(rank))
-        out = best.points == 0 and (round is None or len(cards) == round + 2)
+        why = _going_out_refusal(best, len(cards), round)
         return HandReport(variant=cls.version, cards=tuple(cards), wild=RANKS[rank - 1],
                           melds=best.melds, deadwood=best.deadwood, points=best.points,
-                          valid_declaration=out)
+                          valid_declaration=why is None, reason=why)
 
     @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
@@ -147,11 +148,18 @@ class ThreeThirteen(Game):
         return going_out_discard(view.hand, view.kept, view.wilds, card_values(_view_rank(view)))
 
     @classmethod
-    def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
-                    options: Mapping[str, Any]) -> MeldCheck:
+    def meld_report(cls, cards: Sequence[Card | Placed], *, wild: Card | None,
+                    round: int | None, options: Mapping[str, Any]) -> MeldReport:
         """TT-8 and TT-9 for one group of cards."""
-        return check_meld(cards, TT_MELDS, wild_cards(cls._calculator_rank(wild, round,
-                                                                           options)))
+        plain = cls.unnamed(cards, "TT-8")
+        rank = cls._calculator_rank(wild, round, options)
+        return MeldReport.of(check_meld(plain, TT_MELDS, wild_cards(rank)))
+
+    @classmethod
+    def deck_counts(cls, options: Mapping[str, Any]) -> Counter[Card]:
+        """TT-2: two decks and the ``jokers`` option's printed jokers."""
+        jokers = int(resolve_options(cls.name, cls.OPTIONS, options)["jokers"])
+        return Counter(deck(decks=2, jokers=jokers))
 
     @classmethod
     def _calculator_rank(cls, wild: Card | None, round: int | None,
@@ -266,6 +274,16 @@ class ThreeThirteen(Game):
         """TT-12: 0 for the seat that went out, the best arrangement's penalty for the rest."""
         self.end_round(reason, [0 if s == self.out else self.hand_points(self.hands[s])
                                 for s in range(self.players)])
+
+
+def _going_out_refusal(best: Arrangement, size: int, round_: int | None) -> str | None:
+    """Why a hand of ``size`` cards, best arranged as ``best``, cannot go out (TT-10)."""
+    if round_ is not None and size != round_ + 2:
+        return f"TT-10: in round {round_} a hand goes out with {round_ + 2} cards, not {size}"
+    if best.points:
+        return (f"TT-10: the best split leaves {format_cards(best.deadwood)} outside melds, "
+                f"{best.points} points")
+    return None
 
 
 def _view_rank(view: View) -> int:

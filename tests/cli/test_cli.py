@@ -54,14 +54,15 @@ def test_hand_table_matches_the_readme() -> None:
         "set            8H 8D 8C",
         "deadwood       QS 9H JH 2D 10D 6C KC",
         "points: 57",
-        "valid declaration: no",
+        "valid declaration: no (IND-17: the best split with a pure sequence leaves QS 9H JH "
+        "2D 10D 6C KC outside groups)",
     ]
 
 
 def test_hand_json_shape() -> None:
     report = json.loads(ok("hand", "indian13", *README_HAND, "--wild", "7C", "--json"))
     assert list(report) == ["variant", "cards", "wild", "melds", "deadwood", "points",
-                            "valid_declaration"]
+                            "valid_declaration", "reason"]
     assert report["variant"] == "indian13/v1"
     assert report["cards"] == README_HAND
     assert report["wild"] == "7C"

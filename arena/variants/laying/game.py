@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from arena.actions import Action, Draw, Lay, Play, Source
+from arena.actions import Action, Draw, Lay, Placed, Play, Source, TakeBack
 from arena.cards import Card
-from arena.engine.game import Game, HandReport
-from arena.engine.melds import NO_WILDS, MeldCheck, check_meld
+from arena.engine.game import Game, HandReport, MeldReport, OpeningReport
+from arena.engine.melds import NO_WILDS
 from arena.engine.options import resolve_options
 from arena.engine.results import RoundEnd
 from arena.engine.rules import LayingRules
@@ -19,7 +19,7 @@ from arena.engine.solver import min_deadwood
 from arena.engine.view import PlayKind, PublicEvent, View
 from arena.errors import BadInput, IllegalAction
 from arena.variants.laying import advice
-from arena.variants.laying.hand import whole_hand
+from arena.variants.laying.opening import going_out_refusal, meld_answer, opening_answer
 from arena.variants.laying.play import (
     Laid,
     check_rights,
@@ -268,9 +268,10 @@ class LayingGame(Game):
         values = rules.values()
         best = min_deadwood(cards, rules.melds, NO_WILDS, values)
         assert best is not None
+        why = going_out_refusal(cards, rules)
         return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=best.melds,
                           deadwood=best.deadwood, points=sum(values[c.code] for c in cards),
-                          valid_declaration=whole_hand(cards, rules) is not None)
+                          valid_declaration=why is None, reason=why)
 
     @classmethod
     def view_lay(cls, view: View, *, taking: Card | None = None) -> Lay | None:
@@ -291,10 +292,22 @@ class LayingGame(Game):
         return sum(map(part.rules.hand_value, hand))
 
     @classmethod
-    def meld_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
-                    options: Mapping[str, Any]) -> MeldCheck:
-        """One combination: ``pure_sequence`` is a run without a joker (a MAR franc suite)."""
-        return check_meld(cards, cls._calculator_rules(wild, round, options).melds, NO_WILDS)
+    def meld_report(cls, cards: Sequence[Card | Placed], *, wild: Card | None,
+                    round: int | None, options: Mapping[str, Any]) -> MeldReport:
+        """One combination: ``pure_sequence`` is a run without a joker (a MAR franc suite);
+        its points are what it counts toward an opening (R51-10, MAR-9)."""
+        placed = [c if isinstance(c, Placed) else Placed(c) for c in cards]
+        return meld_answer(placed, cls._calculator_rules(wild, round, options))
+
+    @classmethod
+    def opening_report(cls, melds: Sequence[Sequence[Placed]], *, level: int | None,
+                       options: Mapping[str, Any], table: Sequence[Sequence[Placed]] = (),
+                       takebacks: Sequence[TakeBack] = ()) -> OpeningReport:
+        """R51-10, R51-11, R51-19, MAR-9, MAR-10: checked by the referee's own code, on no
+        more copies of a card than the deck holds."""
+        return opening_answer(melds, cls._calculator_rules(None, None, options),
+                              variant=cls.version, level=level, table=table,
+                              takebacks=takebacks, held=cls.deck_counts(options))
 
     @classmethod
     def _calculator_rules(cls, wild: Card | None, round: int | None,
