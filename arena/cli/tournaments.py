@@ -11,17 +11,18 @@ import typer
 
 from arena.cli.common import (
     WorkersArg,
-    fail,
     guarded,
 )
 from arena.errors import BadInput
 from arena.ratings.leaderboard import (
+    Anchor,
+    board,
     faulty_bots,
     head_to_head,
     parse_anchor,
     standings,
 )
-from arena.ratings.render import render, render_h2h
+from arena.ratings.render import FORMATS, render, render_h2h
 from arena.ratings.sprt import Sprt
 from arena.records import GameRecord, read_games
 from arena.seats import confine
@@ -30,18 +31,25 @@ from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
 from arena.tournament.sprt_run import run_sprt
 
+FORMAT_WORDS = "|".join(FORMATS)
+
 
 @guarded
 def run(
-    config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
+    config: Annotated[Path, typer.Argument(metavar="CONFIG",
+                                           help="The tournament's YAML file.")],
     workers: WorkersArg = None,
-    games: Annotated[int | None, typer.Option(min=GAMES.low, max=GAMES.high,
+    games: Annotated[int | None, typer.Option(min=GAMES.low, max=GAMES.high, metavar="N",
                                               help="Games per table.")] = None,
-    seed: Annotated[int | None, typer.Option(min=SEED.low, max=SEED.high,
+    seed: Annotated[int | None, typer.Option(min=SEED.low, max=SEED.high, metavar="SEED",
                                              help="Tournament seed.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Results folder (default: results).")] = None,
+    out: Annotated[Path | None, typer.Option(metavar="FOLDER",
+                                             help="Results folder (default: results).")] = None,
     fresh: Annotated[bool, typer.Option(help="Discard earlier results of this config.")] = False,
-    fmt: Annotated[str, typer.Option("--format", help="Leaderboard format.")] = "plain",
+    fmt: Annotated[str, typer.Option("--format", metavar=FORMAT_WORDS,
+                                     help="Leaderboard format.")] = "plain",
+    wide: Annotated[bool, typer.Option("--wide", help="Every column of the leaderboard "
+                                       "(the default fits 100 columns).")] = False,
 ) -> None:
     """Play a tournament (resuming one that was stopped) and print the leaderboard."""
     cfg = load_config(config, overrides={"workers": workers, "games": games, "seed": seed,
@@ -51,12 +59,21 @@ def run(
     try:
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
     except KeyboardInterrupt:
-        fail(f"stopped; every finished game is kept in {cfg.results_dir}/games.jsonl. "
-             f"Run the same command again to resume.", 130)
+        typer.echo(f"arena: interrupted: every finished game is kept in "
+                   f"{cfg.results_dir}/games.jsonl; run the same command again to resume",
+                   err=True)
+        raise typer.Exit(130) from None
     records = read_games(cfg.results_dir / "games.jsonl")
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
-    typer.echo(render(standings(records, anchor=cfg.anchor, teams=teams_of(records)), fmt))
+    _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+def _print_board(records: Sequence[GameRecord], *, anchor: Anchor | None, fmt: str,
+                 wide: bool) -> None:
+    """The leaderboard, with the lines under it that say what it rests on."""
+    rated = board(records, anchor=anchor, teams=teams_of(records))
+    typer.echo(render(rated.rows, fmt, wide=wide, footing=rated.footing))
 
 
 def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
@@ -80,7 +97,8 @@ def _warn_if_unconfined(cfg: Config) -> None:
 
 @guarded
 def validate(
-    config: Annotated[Path, typer.Argument(help="The tournament's YAML file.")],
+    config: Annotated[Path, typer.Argument(metavar="CONFIG",
+                                           help="The tournament's YAML file.")],
 ) -> None:
     """Check a config without playing: options and format are valid, every bot starts
     (launched as its games will launch it)."""
@@ -93,14 +111,18 @@ def validate(
 
 @guarded
 def leaderboard(
-    results: Annotated[Path, typer.Argument(help="A results folder (with games.jsonl).")],
-    fmt: Annotated[str, typer.Option("--format", help="plain, github, markdown, csv, "
-                                     "json or html.")] = "plain",
+    results: Annotated[Path, typer.Argument(metavar="RESULTS",
+                                            help="A results folder (with games.jsonl).")],
+    fmt: Annotated[str, typer.Option("--format", metavar=FORMAT_WORDS,
+                                     help="The table's format.")] = "plain",
     h2h: Annotated[bool, typer.Option("--h2h", help="Print the head-to-head table instead: "
                                       "each pair's score (wins, ties half) and games.")] = False,
-    anchor: Annotated[str | None, typer.Option(help="Fix one bot's Elo, NAME=ELO (default: "
-                                               "the config's rating.anchor, else mean "
+    anchor: Annotated[str | None, typer.Option(metavar="NAME=ELO",
+                                               help="Fix one bot's Elo (default: the "
+                                               "config's rating.anchor, else mean "
                                                "1500).")] = None,
+    wide: Annotated[bool, typer.Option("--wide", help="Every column (the default table fits "
+                                       "100 columns).")] = False,
 ) -> None:
     """Print the leaderboard of a results folder, computed from games.jsonl alone."""
     games = results / "games.jsonl" if results.is_dir() else results
@@ -112,23 +134,30 @@ def leaderboard(
     if h2h:
         typer.echo(render_h2h(head_to_head(records, teams=teams_of(records)), fmt))
         return
-    typer.echo(render(standings(records, anchor=fixed, teams=teams_of(records)), fmt))
+    _print_board(records, anchor=fixed, fmt=fmt, wide=wide)
 
 
 @guarded
 def sprt(
-    config: Annotated[Path, typer.Argument(help="A tournament's YAML file: variant, options "
+    config: Annotated[Path, typer.Argument(metavar="CONFIG",
+                                           help="A tournament's YAML file: variant, options "
                                            "(players), bots, seed, workers.")],
-    candidate: Annotated[str, typer.Option(help="The bot that may be stronger (A).")],
-    baseline: Annotated[str, typer.Option(help="The bot to beat (B).")],
-    elo0: Annotated[float, typer.Option(help="H0: A is this much stronger (Elo).")] = 0.0,
-    elo1: Annotated[float, typer.Option(help="H1: A is this much stronger (Elo).")] = 10.0,
-    alpha: Annotated[float, typer.Option(help="Risk of accepting H1 under H0.")] = 0.05,
-    beta: Annotated[float, typer.Option(help="Risk of accepting H0 under H1.")] = 0.05,
-    max_games: Annotated[int | None, typer.Option(min=1, max=MAX_GAMES,
+    candidate: Annotated[str, typer.Option(metavar="BOT",
+                                           help="The bot that may be stronger (A).")],
+    baseline: Annotated[str, typer.Option(metavar="BOT", help="The bot to beat (B).")],
+    elo0: Annotated[float, typer.Option(metavar="ELO",
+                                        help="H0: A is this much stronger (Elo).")] = 0.0,
+    elo1: Annotated[float, typer.Option(metavar="ELO",
+                                        help="H1: A is this much stronger (Elo).")] = 10.0,
+    alpha: Annotated[float, typer.Option(metavar="P",
+                                         help="Risk of accepting H1 under H0.")] = 0.05,
+    beta: Annotated[float, typer.Option(metavar="P",
+                                        help="Risk of accepting H0 under H1.")] = 0.05,
+    max_games: Annotated[int | None, typer.Option(min=1, max=MAX_GAMES, metavar="N",
                                                   help="Stop undecided (exit 3) after this "
                                                   "many games.")] = None,
-    filler: Annotated[str | None, typer.Option(help="The bot in seats beyond two "
+    filler: Annotated[str | None, typer.Option(metavar="BOT",
+                                               help="The bot in seats beyond two "
                                                "(default: the baseline).")] = None,
     workers: WorkersArg = None,
 ) -> None:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import BadInput
-from arena.ratings.bradley_terry import RESAMPLES, SEED, Ratings, rate
-from arena.ratings.comparisons import Teams
+from arena.ratings.bradley_terry import MIN_UNITS, RESAMPLES, SEED, Estimate, Ratings, rate
+from arena.ratings.comparisons import Teams, unit_key
+from arena.ratings.duplicate import DuplicateGain, duplicate_gain
 from arena.ratings.openskill import openskill_ordinals
 from arena.records import GameRecord
 
@@ -72,6 +73,36 @@ def _tally(records: Sequence[GameRecord]) -> _Tally:
     return _Tally(games, wins, rank_sum, faults)
 
 
+@dataclass(frozen=True, slots=True)
+class Footing:
+    """What the table rests on, for the lines printed under it."""
+
+    games: int
+    units: int  # resampling units: duplicate sets, or games without them
+    sets: bool  # whether the units are duplicate sets
+    anchor: str | None  # the bot whose Elo is fixed, if any
+    flat: tuple[tuple[str, str], ...]  # (bot, column) of intervals with no spread
+    gain: DuplicateGain | None  # what the duplicate deals did to the variance
+
+    @property
+    def has_intervals(self) -> bool:
+        """Whether there were enough units for intervals and LOS (MIN_UNITS)."""
+        return self.units >= MIN_UNITS
+
+    @property
+    def games_needed(self) -> int:
+        """Games for MIN_UNITS units at the records' mean games per unit."""
+        return math.ceil(MIN_UNITS * self.games / max(self.units, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The leaderboard: its rows, best first, and what they rest on."""
+
+    rows: list[Standing]
+    footing: Footing
+
+
 def standings(records: Sequence[GameRecord], *, anchor: Anchor | None = None,
               teams: Teams = None, resamples: int = RESAMPLES,
               seed: int = SEED) -> list[Standing]:
@@ -79,9 +110,30 @@ def standings(records: Sequence[GameRecord], *, anchor: Anchor | None = None,
     bootstrap interval, points with theirs, openskill, and LOS over the next bot. Teams
     are the caller's (:func:`arena.tournament.results.teams_of` reads them from the
     records' variant); None: everyone plays alone."""
+    return board(records, anchor=anchor, teams=teams, resamples=resamples, seed=seed).rows
+
+
+def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams: Teams = None,
+          resamples: int = RESAMPLES, seed: int = SEED) -> Board:
+    """The rows of :func:`standings` and their footing: units, anchor, intervals left out
+    for want of spread, and the variance the duplicate deals saved."""
     if not records:
-        return []
+        return Board([], Footing(0, 0, False, None, (), None))
     rated = _rate(records, anchor=anchor, teams=teams, resamples=resamples, seed=seed)
+    fixed = None if anchor is None else anchor[0]
+    rows = _rows(records, rated, teams)
+    units = len({unit_key(r) for r in records})
+    sets = any(r.dup_set for r in records)
+    gain = duplicate_gain(records, teams=teams) if sets and units >= MIN_UNITS else None
+    flat = tuple((r.bot, column) for r in rows if rated.has_intervals
+                 for column, low in (("Elo", r.elo_low), ("points", r.points_low),
+                                     ("vs field", r.vs_field_low))
+                 if low is None and not (column == "Elo" and r.bot == fixed))
+    return Board(rows, Footing(len(records), units, sets, fixed, flat, gain))
+
+
+def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[Standing]:
+    """One standing per bot in Elo order: the fit's numbers beside the plain tallies."""
     tally = _tally(records)
     in_order = sorted(records, key=lambda r: (r.id, r.dup_set, r.seed, r.totals))
     ordinals = openskill_ordinals((([s.bot for s in r.seats], r.totals) for r in in_order),
@@ -93,22 +145,31 @@ def standings(records: Sequence[GameRecord], *, anchor: Anchor | None = None,
         bot = names[i]
         games = tally.games[bot]
         below = order[place + 1] if place + 1 < len(order) else None
+        elo, points, vs_field = (_bounds(e, i, d) for e, d in
+                                 ((rated.elo, 1), (rated.points, 2), (rated.vs_field, 2)))
         rows.append(Standing(
             rank=place + 1, bot=bot, elo=_round(rated.elo.value[i], 1) or 0.0,
-            elo_low=_round(rated.elo.low[i], 1), elo_high=_round(rated.elo.high[i], 1),
+            elo_low=elo[0], elo_high=elo[1],
             games=games, wins=round(tally.wins[bot], 2),
             win_pct=round(100 * tally.wins[bot] / games, 1),
             mean_points=_round(rated.points.value[i], 2) or 0.0,
-            points_low=_round(rated.points.low[i], 2),
-            points_high=_round(rated.points.high[i], 2),
+            points_low=points[0], points_high=points[1],
             vs_field=_round(rated.vs_field.value[i], 2) or 0.0,
-            vs_field_low=_round(rated.vs_field.low[i], 2),
-            vs_field_high=_round(rated.vs_field.high[i], 2),
+            vs_field_low=vs_field[0], vs_field_high=vs_field[1],
             mean_rank=round(tally.rank_sum[bot] / games, 2),
             openskill=round(ordinals[bot], 2), faults=tally.faults[bot],
             los_next=None if below is None or not rated.has_intervals
             else round(100 * rated.los(i, below), 1)))
     return rows
+
+
+def _bounds(estimate: Estimate, i: int, digits: int) -> tuple[float | None, float | None]:
+    """An interval's ends as shown, or (None, None) when they meet: an interval of no width
+    (the anchor, or a statistic every resample gives alike) claims a certainty no data has."""
+    low, high = _round(estimate.low[i], digits), _round(estimate.high[i], digits)
+    if low is None or high is None or low >= high:
+        return None, None
+    return low, high
 
 
 def _rate(records: Sequence[GameRecord], *, anchor: Anchor | None, **kw: Any) -> Ratings:

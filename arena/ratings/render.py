@@ -1,9 +1,11 @@
 """The leaderboard and the head-to-head table printed in any tabulate format, or as CSV or
-JSON."""
+JSON. The default table fits a 100-column terminal; ``wide`` gives every column. Under a
+table, one line each for what a reader must know to trust it (:func:`footnotes`)."""
 
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 from collections.abc import Sequence
@@ -13,7 +15,10 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.errors import BadInput
+from arena.ratings.bradley_terry import MIN_UNITS
+from arena.ratings.duplicate import DuplicateGain
 from arena.ratings.leaderboard import (
+    Footing,
     Meeting,
     Standing,
 )
@@ -21,31 +26,153 @@ from arena.ratings.leaderboard import (
 FORMATS = ("plain", "github", "markdown", "csv", "json", "html")
 _TABULATE = {"plain": "simple", "github": "github", "markdown": "pipe", "html": "html"}
 
-
-
 HEADERS = ["rank", "bot", "games", "wins", "win %", "mean points", "points low", "points high",
            "vs field", "vs field low", "vs field high", "mean rank", "Elo", "Elo low",
            "Elo high", "openskill", "faults", "LOS next %"]  # csv: one number per column
 TABLE_HEADERS = ["rank", "bot", "Elo", "95% CI", "games", "wins", "points", "95% CI",
                  "vs field", "95% CI", "mean rank", "openskill", "faults", "LOS next"]
+COMPACT_HEADERS = ["rank", "bot", "Elo ± 95%", "games", "win %", "points", "vs field ± 95%",
+                   "openskill", "faults", "LOS next"]
+ANCHOR = "anchor"  # the Elo interval cell of the bot the scale is fixed to
 
 
-def render(rows: Sequence[Standing], fmt: str = "plain") -> str:
-    """The leaderboard as text in one of :data:`FORMATS`."""
+def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
+           footing: Footing | None = None) -> str:
+    """The leaderboard as text in one of :data:`FORMATS`: every column with ``wide`` (csv
+    and json always), and for a table the footnotes of its ``footing`` under it."""
     _check_format(fmt)
     if fmt == "json":
         return json.dumps([asdict(r) for r in rows], indent=2)
     if fmt == "csv":
         return _csv(HEADERS, [list(asdict(r).values()) for r in rows])
-    table = [[r.rank, r.bot, round(r.elo), _interval(r.elo_low, r.elo_high, 0), r.games,
-              r.wins, r.mean_points, _interval(r.points_low, r.points_high, 1), r.vs_field,
-              _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
-              r.faults, "" if r.los_next is None else f"{r.los_next:.1f}%"] for r in rows]
-    return tabulate(table, TABLE_HEADERS, tablefmt=_TABULATE[fmt])
+    anchor = footing.anchor if footing is not None else None
+    if wide:
+        text = tabulate(_wide(rows, anchor), TABLE_HEADERS, tablefmt=_TABULATE[fmt])
+    else:
+        table = _compact(rows, anchor)
+        align = ["left" if h == "bot" else "right" for h in COMPACT_HEADERS]
+        text = _columns(COMPACT_HEADERS, table, align) if fmt == "plain" else \
+            tabulate(table, COMPACT_HEADERS, tablefmt=_TABULATE[fmt], disable_numparse=True,
+                     colalign=align)
+    return _with_notes(text, [] if footing is None else footnotes(footing, wide=wide), fmt)
+
+
+def _columns(headers: Sequence[str], table: Sequence[Sequence[str]],
+             align: Sequence[str]) -> str:
+    """tabulate's simple layout without its two spaces of padding around each header,
+    which would cost the compact table 20 columns of a terminal."""
+    widths = [max([len(h), *(len(row[c]) for row in table)]) for c, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(cell.ljust(w) if a == "left" else cell.rjust(w)
+                         for cell, w, a in zip(cells, widths, align, strict=True)).rstrip()
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, table)])
+
+
+def _wide(rows: Sequence[Standing], anchor: str | None) -> list[list[Any]]:
+    """Every column, each interval in its own cell (the table before the compact one)."""
+    return [[r.rank, r.bot, round(r.elo),
+             ANCHOR if r.bot == anchor else _interval(r.elo_low, r.elo_high, 0), r.games,
+             r.wins, r.mean_points, _interval(r.points_low, r.points_high, 1), r.vs_field,
+             _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
+             r.faults, _percent(r.los_next)] for r in rows]
+
+
+def _compact(rows: Sequence[Standing], anchor: str | None) -> list[list[str]]:
+    """The columns that decide a ranking, each symmetric interval as a half-width."""
+    return [[str(r.rank), r.bot,
+             f"{r.elo:.0f} ({ANCHOR})" if r.bot == anchor else _plus_minus(r.elo, r.elo_low,
+                                                                             r.elo_high, 0),
+             str(r.games), f"{r.win_pct:.1f}", f"{r.mean_points:.1f}",
+             _plus_minus(r.vs_field, r.vs_field_low, r.vs_field_high, 1),
+             f"{r.openskill:.2f}", str(r.faults), _percent(r.los_next)] for r in rows]
+
+
+def _percent(value: float | None) -> str:
+    return "" if value is None else f"{value:.1f}%"
+
+
+def _plus_minus(value: float, low: float | None, high: float | None, digits: int) -> str:
+    """``value ± half`` when the interval is centred on the value (Elo and vs field are, up
+    to the rounding of their ends), else ``value [low, high]``."""
+    shown = f"{value:.{digits}f}"
+    if low is None or high is None:
+        return shown
+    if abs((high - value) - (value - low)) > 0.5 * 10 ** -digits:
+        return f"{shown} {_interval(low, high, digits)}"
+    return f"{shown} ± {_nonzero((high - low) / 2, digits)}"
+
+
+def _nonzero(width: float, digits: int) -> str:
+    """A positive width with enough digits not to print as zero."""
+    for more in range(4):
+        text = f"{width:.{digits + more}f}"
+        if float(text) > 0:
+            return text
+    return f"{width:.2g}"
 
 
 def _interval(low: float | None, high: float | None, digits: int) -> str:
-    return "" if low is None or high is None else f"[{low:.{digits}f}, {high:.{digits}f}]"
+    """``[low, high]``, with more digits where the ends would print alike."""
+    if low is None or high is None:
+        return ""
+    for more in range(4):
+        a, b = f"{low:.{digits + more}f}", f"{high:.{digits + more}f}"
+        if a != b:
+            return f"[{a}, {b}]"
+    return f"[{low:g}, {high:g}]"
+
+
+def footnotes(footing: Footing, *, wide: bool = False) -> list[str]:
+    """One line for each thing the table cannot show: too few sets for intervals (and the
+    games it would take), intervals with no spread, and what the duplicate deals saved."""
+    lines = []
+    if footing.games and not footing.has_intervals:
+        lines.append(_too_few(footing))
+    flat = [f"{bot}'s {column}" for bot, column in footing.flat
+            if wide or column in _COMPACT_INTERVALS]
+    if flat:
+        named = ", ".join(flat[:3]) + (f" and {len(flat) - 3} more" if len(flat) > 3 else "")
+        lines.append(f"No interval for {named}: every resample gives the same value.")
+    if footing.gain is not None:
+        lines.append(_gain(footing.gain))
+    return lines
+
+
+_COMPACT_INTERVALS = ("Elo", "vs field")
+
+
+def _too_few(footing: Footing) -> str:
+    """Why the interval cells are empty, and how many games would fill them."""
+    if not footing.sets:
+        return (f"No intervals or LOS: {footing.games} games; they need {MIN_UNITS} games "
+                f"or more.")
+    about = "" if footing.games % footing.units == 0 else "about "
+    return (f"No intervals or LOS: {_count(footing.units, 'duplicate set')} ({footing.games} "
+            f"games); they need {MIN_UNITS} sets, {about}{footing.games_needed} games.")
+
+
+def _gain(gain: DuplicateGain) -> str:
+    """The variance ratio of the duplicate deals as a share of independent deals'."""
+    share = 100 * gain.ratio
+    text = f"{share:.0f}%" if share >= 10 or share == 0 else f"{share:.2g}%"
+    return (f"Duplicate deals: the variance of bots' point differences is {text} of "
+            f"independent deals' ({_count(gain.sets, 'set')}).")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _with_notes(table: str, notes: Sequence[str], fmt: str) -> str:
+    """The table with its footnotes: plain lines, a paragraph after a blank line for the
+    markup formats (a line right under a pipe table would join it), paragraphs in html."""
+    if not notes:
+        return table
+    if fmt == "html":
+        return "\n".join([table, *(f"<p>{html.escape(n)}</p>" for n in notes)])
+    gap = [""] if fmt != "plain" else []
+    return "\n".join([table, *gap, *notes])
 
 
 def _check_format(fmt: str) -> None:

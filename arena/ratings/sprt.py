@@ -19,13 +19,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from arena.errors import BadInput
+from arena.ratings.bradley_terry import ELO_SCALE, LEVEL, MIN_UNITS, fit_strengths, t_quantile
 from arena.records import GameRecord
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
 PRIOR = 1e-3  # pseudo-sets at scores 0 and 1, as fishtest regularises empty outcomes
 MAX_ELO = 1000  # a hypothesis beyond it says one bot never wins: no test needed (or +inf)
-Z95 = 1.959963984540054
 
 
 def expected_score(elo: float) -> float:
@@ -64,15 +66,22 @@ class Sprt:
 
 @dataclass(frozen=True, slots=True)
 class Scores:
-    """The running sums of the set scores: all the test needs."""
+    """The running sums of the set scores and of the comparisons behind them: all the test
+    and the estimate need."""
 
     n: int = 0
     total: float = 0.0
     squares: float = 0.0
+    wins: float = 0.0  # A's comparisons with B won over every set, ties half
+    meetings: int = 0  # A's comparisons with B over every set
+    least: float = math.inf  # the lowest and highest set score: alike, there is no spread
+    most: float = -math.inf
 
-    def add(self, score: float) -> Scores:
-        """These scores and one more set."""
-        return Scores(self.n + 1, self.total + score, self.squares + score * score)
+    def add(self, score: float, *, meetings: int = 1) -> Scores:
+        """These scores and one more set, of ``meetings`` comparisons."""
+        return Scores(self.n + 1, self.total + score, self.squares + score * score,
+                      self.wins + score * meetings, self.meetings + meetings,
+                      min(self.least, score), max(self.most, score))
 
     def moments(self) -> tuple[float, float, float]:
         """Sets, mean and variance, with :data:`PRIOR` pseudo-sets at 0 and at 1 (so a run
@@ -100,17 +109,42 @@ def decision(scores: Scores, test: Sprt) -> str | None:
     return "H1" if value >= upper else "H0" if value <= lower else None
 
 
-def elo_estimate(scores: Scores) -> tuple[float, float, float]:
-    """A's Elo over B from the mean set score, with a 95% interval (normal, by the delta
-    of the sample mean, mapped through :func:`elo_of`)."""
-    n, mean, var = scores.moments()
-    half = Z95 * math.sqrt(var / n) if n else 0.0
-    return elo_of(mean), elo_of(mean - half), elo_of(mean + half)
+@dataclass(frozen=True, slots=True)
+class EloGap:
+    """A's Elo minus B's, as the leaderboard would give it, and the half-width of its 95%
+    interval, or why it has none."""
+
+    elo: float
+    half: float | None
+    why_none: str = ""
 
 
-def set_score(games: Sequence[GameRecord], candidate: str, baseline: str) -> float:
-    """A's mean pairwise score against B's seats over the games of one duplicate set: 1 for
-    a lower total, 1/2 for an equal one, 0 for a higher one; other seats are not compared."""
+def elo_estimate(scores: Scores) -> EloGap:
+    """A's Elo over B on the leaderboard's scale: the Bradley-Terry fit of A's comparisons
+    with B, with the leaderboard's virtual tie per bot (so a clean sweep stays finite, and
+    the leaderboard of these games shows the same gap when B holds the other seats). The
+    interval is the leaderboard's kind too: the estimate plus or minus Student's t (sets - 1
+    degrees of freedom) times its standard error, here by the delta method from the spread
+    of the set scores, with no interval on fewer than MIN_UNITS sets."""
+    won, met = scores.wins, float(scores.meetings)
+    theta = fit_strengths(np.array([won, met - won]), np.array([[0.0, met], [met, 0.0]]))[0]
+    elo = float(ELO_SCALE * (theta[0] - theta[1]))
+    if scores.n < MIN_UNITS:
+        return EloGap(elo, None, f"fewer than {MIN_UNITS} sets")
+    if not scores.least < scores.most:
+        return EloGap(elo, None, f"every set scored {scores.least:.3g}")
+    n = scores.n
+    var = max(0.0, (scores.squares - scores.total ** 2 / n) / (n - 1))
+    s = expected_score(elo)
+    half = t_quantile(0.5 + LEVEL / 2, n - 1) * ELO_SCALE * math.sqrt(var / n) / (s * (1 - s))
+    return EloGap(elo, half) if half > 0 else EloGap(elo, None, "no spread")
+
+
+def set_result(games: Sequence[GameRecord], candidate: str, baseline: str
+               ) -> tuple[float, int]:
+    """A's points against B's seats over the games of one duplicate set (1 for a lower
+    total, 1/2 for an equal one, 0 for a higher one; other seats are not compared) and the
+    number of those comparisons."""
     points = 0.0
     meetings = 0
     for r in games:
@@ -123,4 +157,10 @@ def set_score(games: Sequence[GameRecord], candidate: str, baseline: str) -> flo
                 meetings += 1
     if not meetings:
         raise ValueError(f"no game of the set seats both {candidate} and {baseline}")
+    return points, meetings
+
+
+def set_score(games: Sequence[GameRecord], candidate: str, baseline: str) -> float:
+    """A's mean pairwise score against B's seats over the games of one duplicate set."""
+    points, meetings = set_result(games, candidate, baseline)
     return points / meetings

@@ -9,12 +9,13 @@ from pathlib import Path
 
 from arena.errors import BadInput
 from arena.ratings.sprt import (
+    EloGap,
     Scores,
     Sprt,
     decision,
     elo_estimate,
     llr,
-    set_score,
+    set_result,
 )
 from arena.records import GameRecord
 from arena.tournament.config import Config
@@ -73,13 +74,16 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
            f"{f' (other seats: {filler or baseline})' if k > 2 else ''}: elo0 {test.elo0:g}, "
            f"elo1 {test.elo1:g}, alpha {test.alpha:g}, beta {test.beta:g}, "
            f"LLR bounds [{lower:.2f}, {upper:.2f}], seed {config.seed}")
+    report(f"Elo: {candidate}'s minus {baseline}'s on the leaderboard's Bradley-Terry scale, "
+           f"± its 95% interval")
     scores = Scores()
     result = None
     with (folder / "games.jsonl").open("w", encoding="utf-8") as out:
         for games in _batches(config, candidate, baseline, filler, max_games, folder):
             for group in (games[i:i + k] for i in range(0, len(games), k)):
                 out.writelines(r.to_json() + "\n" for r in group)
-                scores = scores.add(set_score(group, candidate, baseline))
+                points, meetings = set_result(group, candidate, baseline)
+                scores = scores.add(points / meetings, meetings=meetings)
                 result = decision(scores, test)
                 if result:
                     break
@@ -126,17 +130,25 @@ def _batches(config: Config, candidate: str, baseline: str, filler: str | None,
 
 def _progress(scores: Scores, test: Sprt, k: int) -> str:
     lower, upper = test.bounds
-    elo, low, high = elo_estimate(scores)
     return (f"games {scores.n * k:>6}  sets {scores.n:>5}  LLR {llr(scores, test):+6.2f} "
-            f"[{lower:+.2f}, {upper:+.2f}]  Elo {elo:+6.1f} [{low:+.1f}, {high:+.1f}]")
+            f"[{lower:+.2f}, {upper:+.2f}]  Elo {_gap(elo_estimate(scores))}")
+
+
+def _gap(gap: EloGap) -> str:
+    """The Elo gap with its interval, or why it has none (a zero-width interval would claim
+    a certainty no run of identical set scores gives); never a half-width printed as 0."""
+    if gap.half is None:
+        return f"{gap.elo:+.1f} (no interval: {gap.why_none})"
+    digits = next((d for d in range(1, 4) if float(f"{gap.half:.{d}f}") > 0), 4)
+    return f"{gap.elo:+.1f} ± {gap.half:.{digits}f}"
 
 
 def _conclusion(verdict: Verdict, test: Sprt, candidate: str, baseline: str) -> str:
-    elo, low, high = elo_estimate(verdict.scores)
-    estimate = f"Elo {elo:+.1f} [{low:+.1f}, {high:+.1f}] after {verdict.games} games"
+    estimate = (f"after {verdict.games} games, Elo {candidate} - {baseline} "
+                f"{_gap(elo_estimate(verdict.scores))}")
     if verdict.result == "H1":
-        return f"H1 accepted: {candidate} is stronger than {baseline} ({estimate})"
+        return f"H1 accepted: {candidate} is stronger than {baseline}; {estimate}"
     if verdict.result == "H0":
-        return (f"H0 accepted: {candidate} is not stronger than {baseline}: Elo {test.elo0:g} "
-                f"is likelier than {test.elo1:g} ({estimate})")
-    return f"inconclusive at the game limit ({estimate})"
+        return (f"H0 accepted: {candidate} is not stronger than {baseline} (Elo {test.elo0:g} "
+                f"is likelier than {test.elo1:g}); {estimate}")
+    return f"inconclusive at the game limit; {estimate}"

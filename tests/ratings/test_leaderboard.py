@@ -17,8 +17,8 @@ from arena.engine.results import GameEnd, RoundEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
 from arena.ratings.comparisons import pairwise
-from arena.ratings.leaderboard import Standing, standings
-from arena.ratings.render import FORMATS, HEADERS, render
+from arena.ratings.leaderboard import Standing, board, standings
+from arena.ratings.render import FORMATS, HEADERS, TABLE_HEADERS, footnotes, render
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
 
 runner = CliRunner()
@@ -150,7 +150,7 @@ def test_every_format_renders_every_bot(fmt: str) -> None:
     text = render(standings(SAMPLE), fmt)
     for bot in "abc":
         assert bot in text
-    assert "wins" in text or fmt == "json"
+    assert "win" in text or fmt == "json"
 
 
 def test_json_parses_to_standings() -> None:
@@ -286,3 +286,136 @@ def test_r51_team_games_never_compare_partners() -> None:
     solo = play_game(Rummy51, specs, seed=3, options={"match": {"rounds": 1}, "draw_cap": 60})
     with pytest.raises(BadInput, match="mix team games"):
         teams_of([*records, solo])
+
+
+# ---------------------------------------------------------------- what the table rests on
+
+
+def duplicate_league(sets: int, *, seats: int = 4, seed: int = 5,
+                     names: Sequence[str] = ("greedy", "greedy-2", "first-bot", "random",
+                                             "random-2")) -> list[GameRecord]:
+    """Duplicate sets: one table of ``seats`` bots per set, one game per rotation."""
+    rng = random.Random(seed)
+    skill = {b: 10 * i for i, b in enumerate(names)}
+    out = []
+    for s in range(sets):
+        table = rng.sample(list(names), seats)
+        for g in range(seats):
+            order = table[g:] + table[:g]
+            totals = [max(0, int(rng.gauss(skill[b], 15))) for b in order]
+            r = record(order, totals, gid=f"s{s:03d}-g{g}")
+            out.append(GameRecord(**{**{f: getattr(r, f) for f in r.__slots__},
+                                     "dup_set": f"s{s:03d}"}))
+    return out
+
+
+def test_too_few_sets_say_so_with_the_games_needed() -> None:
+    rows = board(duplicate_league(2))
+    assert not rows.footing.has_intervals and rows.footing.games_needed == 20
+    text = render(rows.rows, footing=rows.footing)
+    assert text.splitlines()[-1] == ("No intervals or LOS: 2 duplicate sets (8 games); they "
+                                     "need 5 sets, 20 games.")
+    loose = board(SAMPLE)  # games without sets: each game is a unit
+    assert footnotes(loose.footing) == ["No intervals or LOS: 2 games; they need 5 games or "
+                                        "more."]
+    uneven = board([*duplicate_league(2), *duplicate_league(1, seats=3, seed=6)[:3]])
+    assert "they need 5 sets, about" in footnotes(uneven.footing)[0]
+    assert not any("No intervals" in n for n in footnotes(board(duplicate_league(5)).footing))
+
+
+def test_the_duplicate_gain_line_needs_enough_sets() -> None:
+    enough = board(duplicate_league(12))
+    assert enough.footing.gain is not None and enough.footing.gain.sets == 12
+    line = footnotes(enough.footing)[-1]
+    assert line.startswith("Duplicate deals: the variance of bots' point differences is ")
+    assert line.endswith("of independent deals' (12 sets).")
+    assert board(duplicate_league(4)).footing.gain is None  # no interval, no figure either
+    assert board(league(games=60)).footing.gain is None  # no duplicate sets
+
+
+def test_the_default_table_fits_100_columns_and_wide_has_every_column() -> None:
+    rows = board(duplicate_league(12), anchor=("random", 1000.0))
+    compact = render(rows.rows, footing=rows.footing)
+    assert max(len(line) for line in compact.splitlines()) <= 100, compact
+    wide = render(rows.rows, wide=True, footing=rows.footing)
+    assert wide.splitlines()[0].split() == " ".join(TABLE_HEADERS).split()
+    assert max(len(line) for line in wide.splitlines()) > 100
+    for fmt in ("github", "markdown", "html"):
+        assert "mean rank" in render(rows.rows, fmt, wide=True)
+        assert "mean rank" not in render(rows.rows, fmt)
+
+
+def test_no_interval_is_shown_with_zero_width() -> None:
+    """The anchor's own Elo is fixed: it says so instead of [1000, 1000]. A statistic every
+    resample gives alike (a bot that always scores 0) has no interval, and a line says why."""
+    rows = board(duplicate_league(12), anchor=("random", 1000.0))
+    fixed = by_bot(rows.rows)["random"]
+    assert fixed.elo == 1000.0 and fixed.elo_low is None and fixed.elo_high is None
+    assert "1000 (anchor)" in render(rows.rows, footing=rows.footing)
+    assert "anchor" in render(rows.rows, wide=True, footing=rows.footing)
+    assert "[1000, 1000]" not in render(rows.rows, wide=True, footing=rows.footing)
+    sweep = board([record(["a", "b"], [0, 10 + i % 7], gid=f"g{i}") for i in range(30)])
+    a = by_bot(sweep.rows)["a"]
+    assert a.points_low is None and a.elo_low is None  # a always scores 0 and always wins
+    assert ("a", "points") in sweep.footing.flat
+    notes = footnotes(sweep.footing, wide=True)
+    assert any(n.startswith("No interval for a's Elo, a's points") for n in notes), notes
+    for fmt in ("plain", "github", "html"):
+        for wide in (False, True):
+            text = render(sweep.rows, fmt, wide=wide, footing=sweep.footing)
+            assert "± 0 " not in text and "[0.0, 0.0]" not in text
+
+
+def test_footnotes_sit_under_every_table_format_but_not_in_data() -> None:
+    rows = board(duplicate_league(2))
+    note = footnotes(rows.footing)[0]
+    assert render(rows.rows, "plain", footing=rows.footing).endswith("\n" + note)
+    for fmt in ("github", "markdown"):  # a blank line, or the note would join the table
+        assert render(rows.rows, fmt, footing=rows.footing).endswith("|\n\n" + note)
+    assert render(rows.rows, "html", footing=rows.footing).endswith(f"</table>\n<p>{note}</p>")
+    for fmt in ("csv", "json"):
+        assert note not in render(rows.rows, fmt, footing=rows.footing)
+
+
+def test_cli_leaderboard_wide_and_footnotes(tmp_path: Path) -> None:
+    folder = tmp_path / "few"
+    folder.mkdir()
+    records = duplicate_league(2)
+    (folder / "games.jsonl").write_text("".join(r.to_json() + "\n" for r in records), "utf-8")
+    plain = runner.invoke(app, ["leaderboard", str(folder)])
+    assert plain.exit_code == 0, plain.output
+    assert plain.output.splitlines()[0].split()[:3] == ["rank", "bot", "Elo"]
+    assert "mean rank" not in plain.output
+    assert plain.output.splitlines()[-1].startswith("No intervals or LOS: 2 duplicate sets")
+    wide = runner.invoke(app, ["leaderboard", str(folder), "--wide"])
+    assert wide.exit_code == 0, wide.output
+    assert "mean rank" in wide.output.splitlines()[0]
+    assert wide.output.splitlines()[-1].startswith("No intervals or LOS: 2 duplicate sets")
+
+
+RUN_CONFIG = """\
+name: tiny
+variant: indian13
+isolation: inprocess
+workers: 1
+seed: 2
+options: {players: 2}
+bots:
+  - {name: greedy, module: "bots.greedy:GreedyBot"}
+  - {name: random, module: "bots.random_bot:RandomBot"}
+format: {games: 2}
+"""
+
+
+def test_cli_run_prints_the_compact_table_or_the_wide_one(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(RUN_CONFIG + f"output: {tmp_path / 'out'}\n", "utf-8")
+    compact = runner.invoke(app, ["run", str(path)])
+    assert compact.exit_code == 0, compact.output
+    lines = compact.output.splitlines()  # the first names the results folder
+    assert max(len(line) for line in lines[1:]) <= 100
+    assert lines[-1] == ("No intervals or LOS: 1 duplicate set (2 games); they need 5 sets, "
+                         "10 games.")
+    wide = runner.invoke(app, ["run", str(path), "--wide"])
+    assert wide.exit_code == 0, wide.output
+    assert "mean rank" in wide.output and "vs field low" not in wide.output

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.engine.results import GameEnd
 from arena.errors import BadInput
-from arena.ratings.bradley_terry import ELO_SCALE
+from arena.ratings.bradley_terry import ELO_SCALE, rate, t_quantile
 from arena.ratings.sprt import (
     MIN_SETS,
     Scores,
@@ -25,21 +25,22 @@ from arena.ratings.sprt import (
     elo_of,
     expected_score,
     llr,
+    set_result,
     set_score,
 )
 from arena.records import GameRecord, SeatRecord
-from arena.tournament.sprt_run import sprt_pairings
+from arena.tournament.sprt_run import _gap, sprt_pairings
 
 runner = CliRunner()
 
 
-def record(bots: list[str], totals: list[int], gid: str = "g") -> GameRecord:
+def record(bots: list[str], totals: list[int], gid: str = "g", dup_set: str = "") -> GameRecord:
     seats = tuple(SeatRecord(bot=b, faults={}, decisions=1, time_mean_ms=0.0, time_p95_ms=0.0,
                              time_max_ms=0.0) for b in bots)
     ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
     return GameRecord(schema=1, id=gid, variant="indian13/v1", options={}, seed=1, seats=seats,
                       actions=(), rounds=(), totals=tuple(totals), ranks=ranks,
-                      termination=GameEnd.NORMAL)
+                      termination=GameEnd.NORMAL, dup_set=dup_set)
 
 
 # ---------------------------------------------------------------- formulas
@@ -103,13 +104,80 @@ def test_identical_scores_still_decide() -> None:
     assert decision(losing, Sprt()) == "H0"
 
 
-def test_elo_estimate_brackets_the_mean() -> None:
+def test_elo_estimate_is_the_bradley_terry_gap_with_a_t_interval() -> None:
+    """The gap of the two-bot fit (its virtual ties barely move it on 480 comparisons), and
+    the estimate plus or minus t(n - 1) times its delta-method standard error."""
+    values = [0.5, 0.75, 0.25, 1.0, 0.5, 0.75] * 20
     scores = Scores()
-    for value in [0.5, 0.75, 0.25, 1.0, 0.5, 0.75] * 20:
-        scores = scores.add(value)
-    elo, low, high = elo_estimate(scores)
-    assert low < elo < high
-    assert elo == pytest.approx(elo_of(scores.total / scores.n), abs=0.5)
+    for value in values:
+        scores = scores.add(value, meetings=4)
+    gap = elo_estimate(scores)
+    mean = float(np.mean(values))
+    assert gap.elo == pytest.approx(elo_of(mean), abs=3.0)
+    assert gap.elo == pytest.approx(ELO_SCALE * math.log(
+        fit_two(scores.wins, scores.meetings)), abs=1e-6)
+    s = expected_score(gap.elo)
+    se = ELO_SCALE * float(np.std(values, ddof=1)) / math.sqrt(len(values)) / (s * (1 - s))
+    assert gap.half == pytest.approx(t_quantile(0.975, len(values) - 1) * se)
+
+
+def fit_two(won: float, met: int) -> float:
+    """The odds of A over B maximising the likelihood with one virtual tie per bot against
+    a fixed opponent of strength 1, by bisection on the score equation of each bot."""
+    lo, hi = 1e-6, 1e6
+    for _ in range(200):  # A's strength a and B's 1/a by symmetry: solve for a
+        a = math.sqrt(lo * hi)
+        grad = won + 0.5 - met * a * a / (a * a + 1) - a / (a + 1)
+        lo, hi = (a, hi) if grad > 0 else (lo, a)
+    return a * a
+
+
+def test_no_interval_of_zero_width() -> None:
+    """Every set alike (a sweep, or identical bots mirroring each other on a duplicate deal)
+    gives no interval rather than one of no width; nor do fewer than MIN_UNITS sets."""
+    for value in (1.0, 0.5, 0.0):
+        scores = Scores()
+        for _ in range(40):
+            scores = scores.add(value, meetings=2)
+        gap = elo_estimate(scores)
+        assert gap.half is None and gap.why_none == f"every set scored {value:g}"
+        assert math.isfinite(gap.elo) and (gap.elo > 0) == (value > 0.5)
+    few = Scores().add(0.25).add(0.75)
+    assert elo_estimate(few).half is None and "fewer than" in elo_estimate(few).why_none
+    nearly = Scores()
+    for _ in range(100_000):
+        nearly = nearly.add(0.5, meetings=2)
+    nearly = nearly.add(0.75, meetings=2)
+    text = _gap(elo_estimate(nearly))
+    half = text.split("± ")[1]
+    assert float(half) > 0, text  # printed with the digits it needs
+
+
+def test_the_estimate_agrees_with_the_leaderboard_of_the_same_games() -> None:
+    """With B in every other seat, the leaderboard of the SPRT's games rates A and B from the
+    same comparisons: the same gap, and an interval of about the same width (bootstrap of
+    the sets there, delta method here)."""
+    rng = np.random.default_rng(5)
+    records = []
+    scores = Scores()
+    for s in range(200):
+        seats = [["A", "B", "B"][g:] + ["A", "B", "B"][:g] for g in range(3)]
+        luck = rng.normal(0, 80, size=3)
+        games = []
+        for g, names in enumerate(seats):
+            totals = [round(-(60.0 if b == "A" else 0.0) + luck[i] + ELO_SCALE * rng.gumbel())
+                      for i, b in enumerate(names)]
+            games.append(record(names, totals, f"s{s}-g{g}", dup_set=f"s{s}"))
+        records += games
+        points, meetings = set_result(games, "A", "B")
+        scores = scores.add(points / meetings, meetings=meetings)
+    rated = rate(records)
+    a, b = rated.names.index("A"), rated.names.index("B")
+    gap = elo_estimate(scores)
+    assert gap.elo == pytest.approx(rated.elo.value[a] - rated.elo.value[b], abs=1e-6)
+    board_half = rated.elo.high[a] - rated.elo.value[a]  # A's rating is the mean + gap / 2
+    assert gap.half is not None
+    assert gap.half / 2 == pytest.approx(board_half, rel=0.2)
 
 
 # ---------------------------------------------------------------- set score and pairings
@@ -253,8 +321,11 @@ def test_cli_accepts_h1_for_a_clearly_stronger_bot(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("sprt greedy vs random at 2-seat tables")
-    assert "LLR" in lines[1] and "[-2.94, +2.94]" in lines[1]
-    assert lines[-1].startswith("H1 accepted: greedy is stronger than random")
+    assert lines[1].startswith("Elo: greedy's minus random's on the leaderboard's")
+    assert "LLR" in lines[2] and "[-2.94, +2.94]" in lines[2]
+    assert lines[-1].startswith("H1 accepted: greedy is stronger than random; after 60 games, "
+                                "Elo greedy - random +")
+    assert not any("± 0.0" in line or "[+3600" in line for line in lines)
     games = (tmp_path / "out" / "duel-sprt" / "games.jsonl").read_text("utf-8").splitlines()
     assert len(games) == 2 * MIN_SETS  # decided at the first set allowed
     assert {json.loads(g)["dup_set"] for g in games[:2]} == {"s000000"}
