@@ -4,12 +4,13 @@ line."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
-from arena.cli import calculators, games, tournaments
+from arena.cli import calculators, games, scaffold, tournaments
 
 
 class _OneLineErrors(TyperGroup):
@@ -33,18 +34,48 @@ class _OneLineErrors(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True,
-                  rich_markup_mode=None, pretty_exceptions_enable=False,
+def _named_in_words(self: TyperArgument, ctx: Any) -> str | None:
+    """An argument given a metavar in words (``CARDS...``) shows it alone, as an option
+    does, rather than the Python type beside it (``<list[str]>``)."""
+    return None if self.metavar is not None else _python_type(self, ctx)
+
+
+_python_type = TyperArgument.display_type_rich
+TyperArgument.display_type_rich = _named_in_words  # type: ignore[method-assign, assignment]
+
+app = typer.Typer(cls=_OneLineErrors, no_args_is_help=True, rich_markup_mode=None,
+                  pretty_exceptions_enable=False,
+                  context_settings={"help_option_names": ["-h", "--help"]},
                   help="Rummy Arena: play rummy bots against each other and rate them.")
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        try:
+            typer.echo(f"arena {version('rummy-arena')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("arena (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_version,
+        help="Print the version and exit.")] = False,
+) -> None:
+    """Rummy Arena: play rummy bots against each other and rate them."""
 
 app.command()(games.play)
 app.command()(calculators.hand)
 app.command()(calculators.meld)
+app.command("open")(calculators.opening)
 app.command()(tournaments.run)
 app.command()(tournaments.validate)
 app.command()(tournaments.leaderboard)
 app.command()(tournaments.sprt)
 app.command()(calculators.variants)
+app.command("new-bot")(scaffold.new_bot)
 
 
 def main() -> None:

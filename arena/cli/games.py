@@ -29,21 +29,25 @@ from arena.variants import find_variant
 
 @guarded
 def play(
-    variant: Annotated[str, typer.Argument(help="Variant name, e.g. indian13.")],
-    bots: Annotated[list[str] | None, typer.Argument(
+    variant: Annotated[str, typer.Argument(metavar="VARIANT",
+                                           help="Variant name, e.g. indian13.")],
+    bots: Annotated[list[str] | None, typer.Argument(metavar="BOT",
         help="One bot per seat: a built-in bot (random, greedy), package.module:Class, "
              "path/file.py:Class or path/file.py.", show_default=False)] = None,
-    seed: Annotated[int, typer.Option(min=SEED.low, max=SEED.high,
-                                      help="Game seed (COM-4).")] = 1,
+    seed: Annotated[int, typer.Option(min=SEED.low, max=SEED.high, metavar="SEED",
+                                      help="Game seed, an integer from 0 (COM-4).")] = 1,
     option: OptionArgs = None,
     verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Log every turn.")] = False,
     isolation: Annotated[str, typer.Option(
+        metavar="inprocess|process",
         help="inprocess (trusted, fast) or process (each bot in its own confined process, "
              "as in a tournament).")] = "inprocess",
     logs: Annotated[Path | None, typer.Option(
+        metavar="FOLDER",
         help="With --isolation process: a folder for each bot's stderr log.")] = None,
     command: Annotated[list[str] | None, typer.Option(
-        "--command", help="A bot in any language: its command line, e.g. 'node bot.js' "
+        "--command", metavar="'PROGRAM ARGS'",
+        help="A bot in any language: its command line, e.g. 'node bot.js' "
         "(repeatable; these seats follow the named bots). It runs in its own process.",
         show_default=False)] = None,
 ) -> None:

@@ -124,8 +124,9 @@ def bot_target(text: str, base: Path) -> str:
 
 def _bot_file(where: str, base: Path) -> Path:
     path = Path(where).expanduser()
-    if not path.is_absolute() and (base / path).is_file():
-        path = base / path
+    with contextlib.suppress(OSError):  # too long a name: reading it says so
+        if not path.is_absolute() and (base / path).is_file():
+            path = base / path
     try:
         return path.resolve()
     except (OSError, RuntimeError):  # a symlink loop: source_files() says so
@@ -140,7 +141,9 @@ def bot_class_in(file: Path) -> str:
         tree = ast.parse(file.read_bytes(), filename=str(file))
     except FileNotFoundError:
         raise BadInput(f"no file {str(file)!r}") from None
-    except (OSError, SyntaxError, ValueError) as exc:
+    except OSError as exc:
+        raise BadInput(f"cannot be read ({exc.strerror or exc})") from exc
+    except (SyntaxError, ValueError) as exc:
         raise BadInput(f"{file}: cannot be read as Python ({type(exc).__name__}: "
                        f"{' '.join(str(exc).split())[:120]})") from exc
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]

@@ -213,10 +213,14 @@ def test_arena_run_plays_every_form_and_the_bots_see_no_results(contest: Path,
 
 
 @needs_namespaces
-def test_arena_sprt_plays_a_bot_split_over_files(contest: Path) -> None:
+@pytest.mark.parametrize(("candidate", "baseline"), [
+    ("split", "greedy"), ("split-class", "mine"),
+    pytest.param("js", "greedy", marks=needs_node)])
+def test_arena_sprt_plays_every_form(contest: Path, candidate: str, baseline: str) -> None:
+    """A bare file, a file's class, a module path, a built-in and a command, in the SPRT."""
     path = config(contest, "process")
-    done = arena("sprt", str(path), "--candidate", "split", "--baseline", "greedy",
+    done = arena("sprt", str(path), "--candidate", candidate, "--baseline", baseline,
                  "--max-games", "4", "--workers", "2", cwd=contest)
     assert done.returncode in (0, 1, 3), done.stderr  # decided or not: it played
-    assert "cannot start" not in done.stderr and "fault" not in done.stdout.lower(), \
-        done.stdout + done.stderr
+    faults = faults_of(contest / "results" / "forms-sprt")
+    assert set(faults) == {candidate, baseline} and faults == dict.fromkeys(faults, 0), faults

@@ -420,7 +420,7 @@ def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
     assert proc.returncode == 130, (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith("arena: error: stopped;")
+    assert lines[0].startswith("arena: interrupted: every finished game is kept in ")
     assert "resume" in lines[0]
     assert str(games) in lines[0]
     data = games.read_bytes()

@@ -1,0 +1,73 @@
+"""A command line that behaves like the tools people know: --version, -h everywhere, shell
+completion, values named in words, Ctrl-C that says "interrupted", a quiet broken pipe."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+
+ARENA = Path(sys.executable).with_name("arena")
+runner = CliRunner()
+COMMANDS = ["play", "hand", "meld", "open", "run", "validate", "leaderboard", "sprt",
+            "variants", "new-bot"]
+
+
+def test_version_names_the_installed_package() -> None:
+    done = runner.invoke(app, ["--version"])
+    assert done.exit_code == 0 and done.stdout == f"arena {version('rummy-arena')}\n"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_h_is_help_for_every_command(command: str) -> None:
+    short, long = runner.invoke(app, [command, "-h"]), runner.invoke(app, [command, "--help"])
+    assert short.exit_code == 0 and short.stdout == long.stdout
+    assert short.stdout.startswith("Usage: ") and f" {command} [OPTIONS]" in short.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_names_values_in_words_not_python_types(command: str) -> None:
+    text = runner.invoke(app, [command, "-h"]).stdout
+    assert not re.search(r"<(str|int|float|path|list\[[a-z]+\]|int range|float range)>",
+                         text), text
+
+
+def test_shell_completion_is_offered() -> None:
+    text = runner.invoke(app, ["-h"]).stdout
+    assert "--install-completion" in text and "--show-completion" in text
+
+
+def test_play_help_names_every_bot_form() -> None:
+    text = " ".join(runner.invoke(app, ["play", "-h"]).stdout.split())
+    for form in ("random, greedy", "package.module:Class", "path/file.py:Class",
+                 "path/file.py", "--command"):
+        assert form in text
+
+
+def test_run_help_lists_the_formats() -> None:
+    text = runner.invoke(app, ["run", "-h"]).stdout
+    assert "plain|github|markdown|csv|json|html" in text
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """``arena play -v ... | head -1``: no traceback, no message, as other tools end."""
+    with subprocess.Popen([str(ARENA), "play", "three_thirteen", "greedy", "random", "greedy",
+                           "random", "-v"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          bufsize=0) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        code = proc.wait(timeout=300)
+    assert first.startswith(b"round 1") and err == b"" and code in (0, 1)
+
+
+# Ctrl-C in a tournament ("arena: interrupted", exit 130, games kept) is tested in
+# tests/tournament/test_tournament.py::test_ctrl_c_stops_with_130_and_a_resume_hint.
