@@ -144,6 +144,8 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     ``wild_meld_free``: spare wild cards may join melds or meld on their own (TT-8), so only
     one or two left over are charged (the cheapest); otherwise spare wilds cost their value.
     """
+    if need_pure and not has_natural_run(hand):
+        return None
     h = _Hand(hand, rules, wilds, duals=need_pure)
     cost, link = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)
     if cost >= INF:
@@ -155,6 +157,8 @@ def deadwood_points(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
                     values: Sequence[int], *, need_pure: bool = False,
                     wild_meld_free: bool = False) -> int | None:
     """Just the points of :func:`min_deadwood` (the scoring hot path builds no melds)."""
+    if need_pure and not has_natural_run(hand):
+        return None
     h = _Hand(hand, rules, wilds, duals=need_pure)
     cost = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)[0]
     return None if cost >= INF else cost
@@ -207,8 +211,10 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
     With ``spare``, exactly one card is left out (the card an IND declarer sets aside); it is
     the arrangement's deadwood.
     """
+    if min_pure and not has_natural_run(hand):
+        return None  # most hands end here: a few bit operations, before any search
     if _lonely_cards(hand, wilds) > spare:
-        return None  # most hands end here, before any combination is listed
+        return None  # many of the rest end here, before any combination is listed
     h = _Hand(hand, rules, wilds, duals=True)
     all_wild = not rules.need_natural
     memo: dict[tuple[int, int, int, int, bool], _Link | bool] = {}
@@ -252,6 +258,19 @@ def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec
         return None
     return _build(hand, wilds, h.codes, None if found is True else found, 0,
                   fill_leftover=all_wild)
+
+
+def has_natural_run(hand: Sequence[Card]) -> bool:
+    """A necessary condition for a pure sequence: three printed cards of one suit in a row
+    (the ace low or high). Wild cards are counted as themselves, so it never refuses a hand
+    the search would accept."""
+    suits = [0, 0, 0, 0]  # bit r set when the suit holds rank r (the ace as 1 and as 14)
+    for card in hand:
+        code = card.code
+        if code < 52:
+            rank = code % 13 + 1
+            suits[code // 13] |= 1 << rank | (1 << 14 if rank == 1 else 0)
+    return any(m & m >> 1 & m >> 2 for m in suits)
 
 
 def _lonely_cards(hand: Sequence[Card], wilds: WildSpec) -> int:

@@ -609,3 +609,27 @@ def test_r51_6_mar_6_min_deadwood_matches_oracle(rules: MeldRules, text: str) ->
     assert points(best) == Oracle(rules, JOKER_ONLY, R51_VALUES).min_deadwood(hand)
     assert best is not None
     assert_consistent(best, hand, rules, JOKER_ONLY, R51_VALUES)
+
+
+def test_com_7_the_pure_run_shortcut_never_changes_an_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """IND-11, MAR-9: a hand without three printed cards of one suit in a row is refused
+    before any search; on 3,000 random 13- and 14-card Indian Rummy hands the search alone
+    gives the same answers as the search behind the shortcut."""
+    import random
+
+    import arena.engine.solver as solver
+    from arena.variants.indian13 import best_declaration, card_values, loser_points, wild_cards
+
+    rng = random.Random(11)
+    deck = [c for c in ALL_CARDS for _ in range(2)] + [Card(JOKER_CODE)] * 2
+    cases = []
+    for _ in range(3000):
+        indicator = rng.choice(deck)
+        wilds = wild_cards(indicator, wild_suits="colour")
+        cases.append((rng.sample(deck, 14), wilds, card_values(wilds)))
+    refused = sum(not solver.has_natural_run(hand) for hand, _, _ in cases)
+    fast = [(best_declaration(h, w), loser_points(h[:13], w, v)) for h, w, v in cases]
+    monkeypatch.setattr(solver, "has_natural_run", lambda hand: True)
+    assert [(best_declaration(h, w), loser_points(h[:13], w, v)) for h, w, v in cases] == fast
+    assert refused > 1000  # the shortcut does decide most hands
