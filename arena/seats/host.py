@@ -11,7 +11,6 @@ import ast
 import contextlib
 import gc
 import importlib
-import json
 import os
 import select
 import signal
@@ -19,6 +18,8 @@ import sys
 import traceback
 from pathlib import Path
 from typing import Any, BinaryIO
+
+import orjson
 
 from arena.actions import Draw, Play
 from arena.errors import BadInput
@@ -73,7 +74,7 @@ def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> 
     trusted = preload(target)
     reader = LineReader(stdin)
     while (raw := reader.next()) is not None:
-        msg = json.loads(raw)
+        msg = orjson.loads(raw)
         kind = msg.get("type")
         if kind == "quit":
             return
@@ -129,7 +130,7 @@ def _forward(reader: LineReader, outbox: int, exited: int) -> str | None:
             os.write(outbox, raw + b"\n")
         except (BlockingIOError, BrokenPipeError):
             return None  # a child that does not read its input is not playing
-        kind = str(json.loads(raw).get("type")) if any(end in raw for end in ENDS) else ""
+        kind = str(orjson.loads(raw).get("type")) if any(end in raw for end in ENDS) else ""
         if kind in ("end_game", "quit"):
             gone = select.select([exited], [], [], END_GRACE_S)[0]  # else it is killed
             return None if kind == "quit" else "exited" if gone else "killed"
@@ -194,7 +195,7 @@ def play(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineRe
     call_hook(bot, "start_game", info_of(hello))
     _send(stdout, {"type": "ready"})
     while (raw := reader.next()) is not None:
-        msg = json.loads(raw)
+        msg = orjson.loads(raw)
         kind = msg.get("type")
         if kind in ("draw", "play"):
             _send(stdout, {"id": msg["id"], **_decide(bot, kind, views, msg["view"])})
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     replies = os.fdopen(os.dup(1), "wb")  # the protocol's own copy of stdout
     os.dup2(2, 1)  # whatever the bot prints goes to its stderr log, not into the protocol
     sys.stdout = sys.stderr
-    params = json.loads(args[1]) if len(args) > 1 else {}
+    params = orjson.loads(args[1]) if len(args) > 1 else {}
     importlib.import_module("bots")  # the built-in bots, found where arena is installed
     sys.path.extend(paths)
     BOT_PATHS[:] = paths

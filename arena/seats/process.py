@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 from arena.engine.view import RoundSummary, View
 from arena.seats.bot import BotSpec, GameInfo, bot_import_path
 from arena.seats.protocol import HOST_ENDED, encode_line, encode_summary, encode_view, hello
@@ -193,7 +195,7 @@ class ProcessSeat:
             if isinstance(line, str):
                 return line
             try:
-                msg = json.loads(line)
+                msg = orjson.loads(line)
             except (ValueError, RecursionError):  # any bytes, any nesting: a fault, no more
                 return "unreadable"
             if not isinstance(msg, dict):
@@ -342,7 +344,7 @@ class ProcessSeat:
             if isinstance(line, str):
                 return "timeout" if line == "timeout" else None
             with contextlib.suppress(ValueError, RecursionError):
-                msg = json.loads(line)
+                msg = orjson.loads(line)
                 if isinstance(msg, dict) and msg.get("type") == HOST_ENDED:
                     return "timeout" if msg.get("killed") else None
         return "timeout"

@@ -7,9 +7,10 @@ since the seat's previous request, and :class:`ViewDecoder` rebuilds the whole v
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
+
+import orjson
 
 from arena.cards import Card
 from arena.engine.melds import WildSpec
@@ -17,7 +18,7 @@ from arena.engine.view import EventKind, PublicEvent, RoundSummary, TableMeld, V
 from arena.seats.bot import GameInfo
 from arena.variants import find_variant
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: a view carries its variant family's fields only, and plays
 END_GRACE_S = 2.0  # after end_game, a game child's time to exit before it is killed
 HOST_ENDED = "game_over"  # the Python host's line after end_game: its game child is gone
 MAX_LINE = 1 << 20  # bytes a reply line may take before it counts as unreadable
@@ -37,7 +38,7 @@ def _text(card: Card | None) -> str | None:
 
 def encode_line(message: Mapping[str, Any]) -> bytes:
     """One message as one line of bytes."""
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return orjson.dumps(message) + b"\n"
 
 
 def hello(info: GameInfo) -> dict[str, Any]:
