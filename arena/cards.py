@@ -84,8 +84,12 @@ class Card:
             raise BadInput(f"bad card {shown(text)}: {_wrong_part(token, rank, suit)}{_EXPECTED}")
         return _BY_CODE[suit * 13 + rank - 1]
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and self.code == other.code
+    def __new__(cls, code: int) -> Card:
+        """The one card of each code: cards are compared by identity, in C, on the hot path
+        (``in``, ``remove``, ``==``), and a code outside 0..52 is no card."""
+        if type(code) is not int or not 0 <= code <= JOKER_CODE:
+            raise ValueError(f"no card has code {code!r}: expected 0 to {JOKER_CODE}")
+        return _BY_CODE[code]
 
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code

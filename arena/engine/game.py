@@ -27,6 +27,7 @@ from arena.engine.view import (
 )
 from arena.errors import BadInput, IllegalAction
 
+DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandReport:
@@ -155,6 +156,7 @@ class Game:
         self.stock: list[Card] = []  # top of the stock is the end of the list
         self.pile: list[Card] = []  # top of the discard pile is the end of the list
         self.history: list[PublicEvent] = []
+        self._shown_history: tuple[list[PublicEvent], tuple[PublicEvent, ...]] | None = None
         self.table: list[TableMeld] = []
         self.active = [True] * self.players
         self.draws = 0
@@ -430,7 +432,7 @@ class Game:
             drawn_from=self.turn.source if seat == self.to_act else None,
             kept=self.turn.drawn if seat == self.to_act and self.turn.source not in
             (None, "stock") else None,
-            discard_top=self.pile[-1] if self.pile else None, history=tuple(self.history),
+            discard_top=self.pile[-1] if self.pile else None, history=self._history_now(),
             table=tuple(self.table), hand_sizes=tuple(map(len, self.hands)),
             stock_size=len(self.stock), scores=tuple(self.totals), active=tuple(self.active),
             wilds=self.wilds,
@@ -438,9 +440,18 @@ class Game:
             draws=self.draws, draw_cap=int(self.options["draw_cap"]),
             plays=self.play_kinds(), part=self.part_for(seat))
 
+    def _history_now(self) -> tuple[PublicEvent, ...]:
+        """The round's public events as a tuple, built again only when one was added (the
+        list only grows within a round; a new round brings a new list)."""
+        events = self.history
+        cached = self._shown_history
+        if cached is None or cached[0] is not events or len(cached[1]) != len(events):
+            cached = self._shown_history = (events, tuple(events))
+        return cached[1]
+
     def play_kinds(self) -> frozenset[PlayKind]:
         """What a play may do beside a discard: declaring (going out) unless a variant says."""
-        return frozenset({"declare"})
+        return DECLARE_ONLY
 
     def part_for(self, seat: int) -> ViewPart | None:
         """The variant family's part of ``seat``'s view (its :attr:`view_part`), or None."""

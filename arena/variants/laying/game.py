@@ -27,6 +27,8 @@ from arena.variants.laying.play import (
 )
 from arena.variants.laying.view import LayingPart
 
+EVERY_LAY: frozenset[PlayKind] = frozenset({"meld", "lay_off", "take_back"})
+WHOLE_HAND_ONLY: frozenset[PlayKind] = frozenset({"meld"})  # MAR-13
 
 class LayingGame(Game):
     """The turn of a laying variant: draw, lay (new combinations, additions, take-backs),
@@ -241,9 +243,7 @@ class LayingGame(Game):
 
     def play_kinds(self) -> frozenset[PlayKind]:
         """New combinations, additions and take-backs; MAR-13's Simple lays the whole hand only."""
-        if self.rules.opening is None:
-            return frozenset({"meld"})
-        return frozenset({"meld", "lay_off", "take_back"})
+        return WHOLE_HAND_ONLY if self.rules.opening is None else EVERY_LAY
 
     def part_for(self, seat: int) -> LayingPart:
         return LayingPart(opened=tuple(self.is_opened(s) for s in range(self.players)),
