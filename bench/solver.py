@@ -18,7 +18,7 @@ from _deals import GIN_VALUES, GIN_WILDS, Deal, gin_hands, indian_deals, three_t
 from _harness import STATS_HEADERS, Stats
 
 from arena.cards import Card
-from arena.engine.solver import min_deadwood
+from arena.engine.solver import deadwood_points, min_deadwood
 from arena.variants.indian13 import best_declaration, loser_points
 from arena.variants.three_thirteen import TT_MELDS
 
@@ -47,6 +47,13 @@ def gin_deadwood(hand: Sequence[Card]) -> int:
     found = min_deadwood(hand, TT_MELDS, GIN_WILDS, GIN_VALUES, wild_meld_free=True)
     assert found is not None
     return found.points
+
+
+def gin_points(hand: Sequence[Card]) -> int:
+    """The same minimum as :func:`gin_deadwood`, points only: the solver builds no melds."""
+    points = deadwood_points(hand, TT_MELDS, GIN_WILDS, GIN_VALUES, wild_meld_free=True)
+    assert points is not None
+    return points
 
 
 def verdict(stats: Stats) -> str:
