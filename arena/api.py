@@ -57,7 +57,7 @@ def _records_of(source: Config | str | Path | Sequence[GameRecord]
     if isinstance(source, str | Path):
         path = Path(source)
         games = path / "games.jsonl" if path.is_dir() else path
-        return read_games(games), games.parent
+        return read_games(games, actions=False), games.parent
     return source, None
 
 

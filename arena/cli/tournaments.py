@@ -63,7 +63,7 @@ def run(
                    f"{cfg.results_dir}/games.jsonl; run the same command again to resume",
                    err=True)
         raise typer.Exit(130) from None
-    records = read_games(cfg.results_dir / "games.jsonl")
+    records = read_games(cfg.results_dir / "games.jsonl", actions=False)
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
@@ -130,7 +130,7 @@ def leaderboard(
         raise BadInput(f"{results}: no games.jsonl here")
     render(standings([]), fmt)  # the arguments first: a warning of read_games is no error
     fixed = None if h2h else parse_anchor(anchor) if anchor else stored_anchor(games.parent)
-    records = read_games(games)
+    records = read_games(games, actions=False)
     if h2h:
         typer.echo(render_h2h(head_to_head(records, teams=teams_of(records)), fmt))
         return

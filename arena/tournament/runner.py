@@ -179,7 +179,8 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
                        f"{', '.join(changed) or 'unknown'}); run again with --fresh "
                        "to start over, or change the name")
     games = folder / "games.jsonl"
-    done = {r.id for r in read_games(games)}  # a damaged line refuses the run before a write
+    # a damaged line refuses the run before a write
+    done = {r.id for r in read_games(games, actions=False)}
     folder.mkdir(parents=True, exist_ok=True)
     record: dict[str, Any] = {"identity_hash": config.identity_hash(),
                               "identity": config.identity()}
