@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -70,15 +71,29 @@ class GameRecord:
             raw = json.loads(line, parse_constant=_no_constant)
         _check_record(raw)
         return cls(
-            schema=raw["schema"], id=raw["id"], variant=raw["variant"],
-            options=raw["options"], seed=raw["seed"],
-            seats=tuple(SeatRecord(**s) for s in raw["seats"]),
+            schema=raw["schema"], id=raw["id"], variant=sys.intern(raw["variant"]),
+            options=_shared(raw["options"]), seed=raw["seed"],
+            seats=tuple(SeatRecord(**{**s, "bot": sys.intern(s["bot"]),
+                                      "faults": _shared(s["faults"])}) for s in raw["seats"]),
             actions=tuple(raw["actions"]) if actions else (),
             rounds=tuple(RoundResult(round=r["round"], dealer=r["dealer"],
                                      reason=RoundEnd(r["reason"]),
                                      penalties=tuple(r["penalties"])) for r in raw["rounds"]),
             totals=tuple(raw["totals"]), ranks=tuple(raw["ranks"]),
             termination=GameEnd(raw["termination"]), dup_set=raw.get("dup_set", ""))
+
+
+_SHARED: dict[bytes, dict[str, Any]] = {}
+
+
+def _shared(value: dict[str, Any]) -> dict[str, Any]:
+    """One dict for all records that hold the same options or fault counts (a file of
+    100,000 games holds a handful of each): a leaderboard's memory follows the games' count,
+    not their size. Records are read-only; nothing writes to these dicts."""
+    key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    if len(_SHARED) > 4096:
+        _SHARED.clear()
+    return _SHARED.setdefault(key, value)
 
 
 def _no_constant(name: str) -> None:
