@@ -24,8 +24,8 @@ def collected(*args: str, cwd: Path = ROOT) -> str:
 
 @pytest.mark.parametrize(("args", "has_slow", "deselected"), [
     ((FILE,), False, "3 deselected"),
-    ((FILE, "-m", "slow"), True, None),
-    ((FILE, "-m", "slow or not slow"), True, None),
+    pytest.param((FILE, "-m", "slow"), True, None, marks=pytest.mark.slow),
+    pytest.param((FILE, "-m", "slow or not slow"), True, None, marks=pytest.mark.slow),
     ((f"{FILE}::{SLOW}",), True, None),
 ])
 def test_slow_tests_run_only_when_asked(args: tuple[str, ...], has_slow: bool,

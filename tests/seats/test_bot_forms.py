@@ -193,8 +193,8 @@ def config(folder: Path, isolation: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("isolation", ["inprocess", pytest.param("process",
-                                                                 marks=needs_namespaces)])
+@pytest.mark.parametrize("isolation", [pytest.param("inprocess", marks=pytest.mark.slow),
+                                       pytest.param("process", marks=needs_namespaces)])
 def test_arena_run_plays_every_form_and_the_bots_see_no_results(contest: Path,
                                                                  isolation: str) -> None:
     """The results folder lies inside the split bot's own folder, which the bot may read:
@@ -214,8 +214,8 @@ def test_arena_run_plays_every_form_and_the_bots_see_no_results(contest: Path,
 
 @needs_namespaces
 @pytest.mark.parametrize(("candidate", "baseline"), [
-    ("split", "greedy"), ("split-class", "mine"),
-    pytest.param("js", "greedy", marks=needs_node)])
+    ("split", "greedy"), pytest.param("split-class", "mine", marks=pytest.mark.slow),
+    pytest.param("js", "greedy", marks=[needs_node, pytest.mark.slow])])
 def test_arena_sprt_plays_every_form(contest: Path, candidate: str, baseline: str) -> None:
     """A bare file, a file's class, a module path, a built-in and a command, in the SPRT."""
     path = config(contest, "process")
