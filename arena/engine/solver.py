@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from arena.cards import JOKER_CODE, Card
 from arena.engine.melds import INF, Kind, Meld, MeldRules, WildSpec
@@ -37,7 +38,9 @@ class Arrangement:
 # the same card is used, wilds it needs, wilds it may hold, dual wilds it uses as themselves,
 # whether it is a run).
 _Cand = tuple[int, int, int, int, int, bool]
-_Link = tuple[_Cand, int, "_Link"] | None
+# The tail of a link is a _Link again; written as Any because mypyc (2.4.1) crashes on a
+# recursive type alias, and this module is the one worth compiling.
+_Link = tuple[_Cand, int, Any] | None
 
 
 class _Hand:
