@@ -621,6 +621,10 @@ def test_com_7_the_pure_run_shortcut_never_changes_an_answer(
     import arena.engine.solver as solver
     from arena.variants.indian13 import best_declaration, card_values, loser_points, wild_cards
 
+    if not solver.__file__ or solver.__file__.endswith(".so"):
+        pytest.skip("a compiled solver calls its own functions directly; CI runs this test "
+                    "on the pure-Python source (ARENA_PURE_PYTHON=1)")
+
     rng = random.Random(11)
     deck = [c for c in ALL_CARDS for _ in range(2)] + [Card(JOKER_CODE)] * 2
     cases = []
