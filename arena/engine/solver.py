@@ -147,12 +147,10 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     ``wild_meld_free``: spare wild cards may join melds or meld on their own (TT-8), so only
     one or two left over are charged (the cheapest); otherwise spare wilds cost their value.
     """
-    if need_pure and not has_natural_run(hand):
+    found = _search(hand, rules, wilds, values, need_pure, wild_meld_free)
+    if found is None:
         return None
-    h = _Hand(hand, rules, wilds, duals=need_pure)
-    cost, link = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)
-    if cost >= INF:
-        return None
+    h, cost, link = found
     return _build(hand, wilds, h.codes, link, cost, fill_leftover=wild_meld_free)
 
 
@@ -160,11 +158,19 @@ def deadwood_points(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
                     values: Sequence[int], *, need_pure: bool = False,
                     wild_meld_free: bool = False) -> int | None:
     """Just the points of :func:`min_deadwood` (the scoring hot path builds no melds)."""
+    found = _search(hand, rules, wilds, values, need_pure, wild_meld_free)
+    return None if found is None else found[1]
+
+
+def _search(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, values: Sequence[int],
+            need_pure: bool, wild_meld_free: bool) -> tuple[_Hand, int, _Link] | None:
+    """The least deadwood and its melds, or None when ``need_pure`` cannot be met; a hand
+    without a natural run is refused before its combinations are listed."""
     if need_pure and not has_natural_run(hand):
         return None
     h = _Hand(hand, rules, wilds, duals=need_pure)
-    cost = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)[0]
-    return None if cost >= INF else cost
+    cost, link = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)
+    return None if cost >= INF else (h, cost, link)
 
 
 def _least_deadwood(h: _Hand, hand: Sequence[Card], wilds: WildSpec, values: Sequence[int],
@@ -267,13 +273,17 @@ def has_natural_run(hand: Sequence[Card]) -> bool:
     """A necessary condition for a pure sequence: three printed cards of one suit in a row
     (the ace low or high). Wild cards are counted as themselves, so it never refuses a hand
     the search would accept."""
-    suits = [0, 0, 0, 0]  # bit r set when the suit holds rank r (the ace as 1 and as 14)
-    for card in hand:
-        code = card.code
-        if code < 52:
-            rank = code % 13 + 1
-            suits[code // 13] |= 1 << rank | (1 << 14 if rank == 1 else 0)
+    suits = _suit_masks([c.code for c in hand if c.code != JOKER_CODE])
     return any(m & m >> 1 & m >> 2 for m in suits)
+
+
+def _suit_masks(codes: Sequence[int]) -> list[int]:
+    """Per suit, bit r set when it holds rank r (the ace as 1 and as 14): runs as bits."""
+    suits = [0, 0, 0, 0]
+    for code in codes:
+        rank = code % 13 + 1
+        suits[code // 13] |= 1 << rank | (1 << 14 if rank == 1 else 0)
+    return suits
 
 
 def _lonely_cards(hand: Sequence[Card], wilds: WildSpec) -> int:
@@ -287,12 +297,10 @@ def _lonely_cards(hand: Sequence[Card], wilds: WildSpec) -> int:
     if tokens >= 2:
         return 0
     naturals = [c.code for c in hand if c.code not in wilds.wild]
-    suits = [0, 0, 0, 0]  # bit p set when the suit has a card at position p (ace: 1 and 14)
+    suits = _suit_masks(naturals)
     ranks = [0] * 14
     for code in naturals:
-        rank = code % 13 + 1
-        suits[code // 13] |= 1 << rank | (1 << 14 if rank == 1 else 0)
-        ranks[rank] += 1
+        ranks[code % 13 + 1] += 1
     lonely = 0
     for code in naturals:
         rank, m = code % 13 + 1, suits[code // 13]
