@@ -18,7 +18,7 @@ from arena.engine.options import resolve_options
 from arena.ratings.leaderboard import Anchor, Standing, standings
 from arena.records import GameRecord, read_games, replay
 from arena.referee import play_game
-from arena.seats.bot import BotSpec, bot_target
+from arena.seats.bot import BotSpec, named_bot
 from arena.seats.make import Isolation
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config, config_from, load_config
@@ -67,17 +67,11 @@ def play(variant: str, bots: Sequence[str | BotSpec], *, seed: int = 1,
     """One game between bots named in any form (``greedy``, ``mybot.py``,
     ``pkg.mod:Class``) or given as :class:`BotSpec`; each bot is started once first."""
     game = find_variant(variant)
-    specs = [b if isinstance(b, BotSpec) else _spec(b) for b in bots]
+    specs = [b if isinstance(b, BotSpec) else named_bot(b, Path.cwd()) for b in bots]
     chosen = {"players": len(specs), **(options or {})}
     check_bots_start(specs, variant=game, isolation=isolation,
                      options=resolve_options(game.name, game.OPTIONS, chosen))
     return play_game(game, specs, seed=seed, options=chosen, isolation=isolation)
-
-
-def _spec(text: str) -> BotSpec:
-    target = bot_target(text, Path.cwd())
-    return BotSpec(text if ":" not in text and not text.endswith(".py")
-                   else target.rpartition(":")[2], target)
 
 
 def check_hand(variant: str, cards: Sequence[str | Card], *, wild: str | Card | None = None,

@@ -14,7 +14,7 @@ from arena.actions import Placed
 from arena.cards import Card, check_in_deck, parse_cards
 from arena.errors import ArenaError, BadInput, shown
 from arena.seats.bot import BUILTIN_BOTS as BUILTIN_BOTS  # re-exported for the commands
-from arena.seats.bot import BotSpec, bot_target
+from arena.seats.bot import BotSpec, named_bot
 from arena.tournament.config import WORKERS
 from arena.tournament.config_bots import command_bot
 
@@ -75,16 +75,9 @@ def bot_spec(text: str, seat: int) -> BotSpec:
     """A bot named on the command line, in any of its forms (:data:`BOT_FORMS`); found, not
     imported (starting it is :func:`check_bots_start`'s job)."""
     try:
-        target = bot_target(text, Path.cwd())
+        return named_bot(text, Path.cwd(), origin=f"bot {seat}")
     except BadInput as exc:
         raise BadInput(f"bot {seat} {text!r}: {exc}") from exc
-    name = text.strip() if text.strip() in BUILTIN_BOTS else target.rpartition(":")[2]
-    spec = BotSpec(name, target, origin=f"bot {seat}")
-    try:
-        spec.source_files()
-    except BadInput as exc:
-        raise BadInput(f"bot {seat} {text!r}: {exc}") from exc
-    return spec
 
 
 def command_spec(text: str, seat: int) -> BotSpec:

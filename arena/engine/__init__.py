@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-import warnings
 from pathlib import Path
 
 
@@ -25,9 +24,9 @@ def _use_source_if_compiled_is_stale(name: str) -> None:
     stale = source.stat().st_mtime > min(p.stat().st_mtime for p in built)
     if not (stale or os.environ.get("ARENA_PURE_PYTHON")):
         return
-    if stale:
-        warnings.warn(f"{source} changed after it was compiled: the pure-Python source runs "
-                      "(pip install -e . compiles it again)", stacklevel=2)
+    if stale:  # one line, as the command's other warnings
+        sys.stderr.write(f"arena: warning: {source} changed after it was compiled: the "
+                         "pure-Python source runs (pip install -e . compiles it again)\n")
     spec = importlib.util.spec_from_file_location(f"{__name__}.{name}", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -122,6 +122,16 @@ def bot_target(text: str, base: Path) -> str:
     return f"{file}:{cls or bot_class_in(file)}"
 
 
+def named_bot(text: str, base: Path, *, origin: str = "") -> BotSpec:
+    """A bot named in any of its forms: a built-in keeps its name, a class is named after
+    itself; its files are found (not imported), or BadInput says why not."""
+    target = bot_target(text, base)
+    name = text.strip() if text.strip() in BUILTIN_BOTS else target.rpartition(":")[2]
+    spec = BotSpec(name, target, origin=origin)
+    spec.source_files()
+    return spec
+
+
 def _bot_file(where: str, base: Path) -> Path:
     path = Path(where).expanduser()
     with contextlib.suppress(OSError):  # too long a name: reading it says so
