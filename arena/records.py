@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 import orjson
 
 from arena.actions import Action, parse_action
 from arena.engine.game import Game
-from arena.engine.results import Fault, GameEnd, RoundEnd, RoundResult
+from arena.engine.results import MAX_POINTS, Fault, GameEnd, Points, RoundEnd, RoundResult
 from arena.errors import BadInput, shown
 
 SCHEMA = 1
@@ -26,39 +25,38 @@ FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
 RoundRecord = RoundResult  # one type for the engine's round results and the records'
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatRecord:
+class SeatRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One seat of a game: its bot, faults by kind and decision times in milliseconds."""
 
     bot: str
-    faults: Mapping[str, int]
-    decisions: int
+    faults: Mapping[str, Points]
+    decisions: Annotated[int, msgspec.Meta(ge=0)]
     time_mean_ms: float
     time_p95_ms: float
     time_max_ms: float
     forfeit: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameRecord:
-    """Everything needed to rate a game and to replay it card for card (COM-4)."""
+class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Everything needed to rate a game and to replay it card for card (COM-4); a struct,
+    so that a file of them decodes and type-checks in C (``msgspec``)."""
 
     schema: int
     id: str
     variant: str
     options: Mapping[str, Any]
     seed: int
-    seats: tuple[SeatRecord, ...]
+    seats: Annotated[tuple[SeatRecord, ...], msgspec.Meta(min_length=2)]
     actions: tuple[str, ...]
     rounds: tuple[RoundResult, ...]
-    totals: tuple[int, ...]
+    totals: tuple[Points, ...]
     ranks: tuple[int, ...]
     termination: GameEnd
     dup_set: str = ""
 
     def to_json(self) -> str:
         """One line of ``games.jsonl``, schema first."""
-        return json.dumps(asdict(self), separators=(",", ":"))
+        return json.dumps(msgspec.to_builtins(self), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, line: str | bytes, *, actions: bool = True) -> GameRecord:
@@ -66,16 +64,30 @@ class GameRecord:
         are refused: a leaderboard must not count them silently). Without ``actions`` the
         record keeps none (it rates, it does not replay), for a fraction of the memory."""
         try:
+            record = _DECODER.decode(line)
+            _check_places(record)
+        except (msgspec.DecodeError, ValueError):  # refused: the checks below say why
+            record = cls._explained(line)
+        if actions:
+            return record
+        seats = tuple(msgspec.structs.replace(s, faults=_shared(s.faults)) for s in record.seats)
+        return msgspec.structs.replace(record, actions=(), options=_shared(record.options),
+                                       seats=seats)
+
+    @classmethod
+    def _explained(cls, line: str | bytes) -> GameRecord:
+        """The slow reading of a line the fast one refused, with a message naming the field
+        that is wrong (or the record, if the fast reading was only stricter)."""
+        try:
             raw = orjson.loads(line)
         except orjson.JSONDecodeError:  # strict JSON refused it: say why, as json reads it
             raw = json.loads(line, parse_constant=_no_constant)
         _check_record(raw)
         return cls(
-            schema=raw["schema"], id=raw["id"], variant=sys.intern(raw["variant"]),
-            options=_shared(raw["options"]), seed=raw["seed"],
-            seats=tuple(SeatRecord(**{**s, "bot": sys.intern(s["bot"]),
-                                      "faults": _shared(s["faults"])}) for s in raw["seats"]),
-            actions=tuple(raw["actions"]) if actions else (),
+            schema=raw["schema"], id=raw["id"], variant=raw["variant"],
+            options=raw["options"], seed=raw["seed"],
+            seats=tuple(SeatRecord(**s) for s in raw["seats"]),
+            actions=tuple(raw["actions"]),
             rounds=tuple(RoundResult(round=r["round"], dealer=r["dealer"],
                                      reason=RoundEnd(r["reason"]),
                                      penalties=tuple(r["penalties"])) for r in raw["rounds"]),
@@ -83,13 +95,14 @@ class GameRecord:
             termination=GameEnd(raw["termination"]), dup_set=raw.get("dup_set", ""))
 
 
-_SHARED: dict[bytes, dict[str, Any]] = {}
+_SHARED: dict[bytes, Mapping[str, Any]] = {}
 
 
-def _shared(value: dict[str, Any]) -> dict[str, Any]:
-    """One dict for all records that hold the same options or fault counts (a file of
-    100,000 games holds a handful of each): a leaderboard's memory follows the games' count,
-    not their size. Records are read-only; nothing writes to these dicts."""
+def _shared(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """One mapping for all records that hold the same options or fault counts (a file of
+    100,000 games holds a handful of each): a leaderboard's memory follows the games'
+    count, not their size.
+    Records are read-only; nothing writes to these dicts."""
     key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     if len(_SHARED) > 4096:
         _SHARED.clear()
@@ -100,7 +113,19 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number a record may hold")
 
 
-MAX_POINTS = 10**9  # far past any game's points: a leaderboard still sums them as floats
+_DECODER = msgspec.json.Decoder(GameRecord)
+
+
+def _check_places(record: GameRecord) -> None:
+    """What the record's types cannot say: the schema, one total, rank and penalty a seat,
+    and ranks that are places (ValueError, and the slow reading names it)."""
+    seats = len(record.seats)
+    if record.schema != SCHEMA or len(record.totals) != seats or \
+            len(record.ranks) != seats or not all(1 <= r <= seats for r in record.ranks) or \
+            any(len(r.penalties) != seats for r in record.rounds):
+        raise ValueError("a count does not match the seats")
+
+
 _FIELDS = {"schema": int, "id": str, "variant": str, "options": dict, "seed": int,
            "seats": list, "actions": list, "rounds": list, "totals": list, "ranks": list,
            "termination": str}

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from typing import Any
 
+import msgspec
 import pytest
 from conftest import bot_target
 
@@ -66,7 +66,7 @@ def test_replay_refuses_an_action_out_of_turn() -> None:
     record = play_game(Indian13, [RANDOM] * 4, seed=3)
     seat, _ = parse_logged(record.actions[0])
     wrong = f"{(seat + 1) % 4} stock"
-    broken = dataclasses.replace(record, actions=(wrong, *record.actions[1:]))
+    broken = msgspec.structs.replace(record, actions=(wrong, *record.actions[1:]))
     with pytest.raises(ValueError, match="is to act"):
         replay(broken)
 
@@ -84,9 +84,9 @@ def test_record_json_round_trip() -> None:
 
 
 def _without_timing(record: GameRecord) -> GameRecord:
-    seats = tuple(dataclasses.replace(s, time_mean_ms=0.0, time_p95_ms=0.0, time_max_ms=0.0)
+    seats = tuple(msgspec.structs.replace(s, time_mean_ms=0.0, time_p95_ms=0.0, time_max_ms=0.0)
                   for s in record.seats)
-    return dataclasses.replace(record, seats=seats)
+    return msgspec.structs.replace(record, seats=seats)
 
 
 def test_com_4_same_seed_same_record() -> None:

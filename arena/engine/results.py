@@ -7,8 +7,10 @@ game ends, what a fault is. Records store each as its value (``docs/records.md``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated
+
+import msgspec
 
 
 class RoundEnd(StrEnum):
@@ -45,11 +47,15 @@ class Fault(StrEnum):
     UNREADABLE = "unreadable"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RoundResult:
-    """How one round ended and what each seat paid: the engine's result and the record's."""
+MAX_POINTS = 10**9  # far past any game's points: a leaderboard still sums them as floats
+Points = Annotated[int, msgspec.Meta(ge=-MAX_POINTS, le=MAX_POINTS)]  # as records may hold
+
+
+class RoundResult(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """How one round ended and what each seat paid: the engine's result and the record's
+    (a struct, so that records of it decode in C)."""
 
     round: int
     dealer: int
     reason: RoundEnd
-    penalties: tuple[int, ...]
+    penalties: tuple[Points, ...]

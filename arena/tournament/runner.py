@@ -24,6 +24,7 @@ from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import multiprocessing_logging
 import yaml
 from rich.progress import (
@@ -114,7 +115,7 @@ def play_pairing(pairing: Pairing, job: _Job | None = None) -> str:
     record = Referee(find_variant(job.variant), seats, pairing.seats, seed=pairing.seed,
                      options=job.options, clock=job.clock, faults=job.faults,
                      game_id=pairing.id).play()
-    return replace(record, dup_set=pairing.dup_set).to_json() + "\n"
+    return msgspec.structs.replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 
 
 @contextlib.contextmanager

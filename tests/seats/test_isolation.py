@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from conftest import writable_by_bots
 
@@ -90,9 +91,9 @@ def js_bot(name: str = "js") -> BotSpec:
 
 
 def without_timing(record: GameRecord) -> GameRecord:
-    seats = tuple(dataclasses.replace(s, time_mean_ms=0.0, time_p95_ms=0.0, time_max_ms=0.0)
+    seats = tuple(msgspec.structs.replace(s, time_mean_ms=0.0, time_p95_ms=0.0, time_max_ms=0.0)
                   for s in record.seats)
-    return dataclasses.replace(record, seats=seats)
+    return msgspec.structs.replace(record, seats=seats)
 
 
 def faults(record: GameRecord, seat: int) -> dict[str, int]:
@@ -825,7 +826,7 @@ def test_big_tournament_with_every_hostile_bot(tmp_path: Path) -> None:
         again = play_game(Indian13, [honest[s.bot] for s in record.seats], seed=record.seed,
                           options=record.options, clock=Clock(draw_ms=300, play_ms=300),
                           isolation="inprocess", game_id=record.id)
-        assert without_timing(again) == without_timing(dataclasses.replace(record,
+        assert without_timing(again) == without_timing(msgspec.structs.replace(record,
                                                                           dup_set=""))
 
 
