@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
+import msgspec
+
 from arena.actions import Source
 from arena.cards import Card
 from arena.engine.melds import WildSpec
@@ -62,9 +64,9 @@ class ViewPart:
 P = TypeVar("P", bound=ViewPart)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class View:
-    """Everything seat ``seat`` may know when asked for ``decision``, and what is legal now."""
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything seat ``seat`` may know when asked for ``decision``, and what is legal now
+    (a struct: one is built for every decision, and a frozen dataclass takes 4x as long)."""
 
     variant: str
     seat: int
