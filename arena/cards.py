@@ -123,6 +123,7 @@ _BY_CODE: tuple[Card, ...] = tuple(object.__new__(Card) for _ in range(53))
 for _code, _card in enumerate(_BY_CODE):
     object.__setattr__(_card, "code", _code)
 Card.JOKER = _BY_CODE[JOKER_CODE]
+CARDS = _BY_CODE  # the card of each code, for hot paths that hold codes
 _TEXT: tuple[str, ...] = (*(RANKS[c % 13] + SUITS[c // 13] for c in range(52)), "JK")
 _BY_TEXT: dict[str, Card] = {text: _BY_CODE[code] for code, text in enumerate(_TEXT)}
 ALL_CARDS: tuple[Card, ...] = _BY_CODE[:52]

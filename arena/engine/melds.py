@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
+import msgspec
+
 from arena.cards import JOKER_CODE, Card
 
 Kind = Literal["pure_sequence", "sequence", "set"]
@@ -69,9 +71,9 @@ class WildSpec:
 NO_WILDS = WildSpec(frozenset({JOKER_CODE}), self_standing=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """One combination of an arrangement, as laid out by the solver."""
+class Meld(msgspec.Struct, frozen=True):
+    """One combination of an arrangement, as laid out by the solver (a struct: the solver
+    makes one per combination of every arrangement it returns)."""
 
     kind: Kind
     cards: tuple[Card, ...]

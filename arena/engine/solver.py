@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from arena.cards import JOKER_CODE, Card
+from arena.cards import CARDS, JOKER_CODE, Card
 from arena.engine.melds import INF, Kind, Meld, MeldRules, WildSpec
 
 #
@@ -329,11 +329,19 @@ def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
     pool = list(hand)
     melds: list[list[Card]] = []
     for cand, _ in chosen:
-        cards = [Card(codes[j]) for j in range(len(codes)) if cand[0] >> j & 1]
-        for card in cards:
+        mask = cand[0]
+        cards = []
+        while mask:
+            low = mask & -mask
+            card = CARDS[codes[low.bit_length() - 1]]
             pool.remove(card)
+            cards.append(card)
+            mask ^= low
         melds.append(cards)
-    spare = sorted((c for c in pool if wilds.is_wild(c)), key=lambda c: not c.is_joker)
+    wild = wilds.wild
+    spare = [c for c in pool if c.code in wild]
+    if len(spare) > 1:
+        spare.sort(key=_not_joker)
     for (_, w), cards in zip(chosen, melds, strict=True):
         for _ in range(w):
             card = spare.pop(0)
@@ -345,7 +353,16 @@ def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
         for card in spare:
             pool.remove(card)
         out.append(Meld("set", tuple(spare)))
-    return Arrangement(tuple(out), tuple(sorted(pool)), deadwood_cost)
+    pool.sort(key=_code)
+    return Arrangement(tuple(out), tuple(pool), deadwood_cost)
+
+
+def _not_joker(card: Card) -> bool:
+    return card.code != JOKER_CODE
+
+
+def _code(card: Card) -> int:
+    return card.code
 
 
 def _kind(cand: _Cand, wilds: int) -> Kind:
