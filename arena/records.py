@@ -19,7 +19,8 @@ from arena.engine.game import Game
 from arena.engine.results import MAX_POINTS, Fault, GameEnd, Points, RoundEnd, RoundResult
 from arena.errors import BadInput, shown
 
-SCHEMA = 1
+SCHEMA = 2  # 2: fault_log, where each fault happened
+SCHEMAS = (1, 2)  # the schemas this version reads
 log = logging.getLogger("arena.records")
 FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
 RoundRecord = RoundResult  # one type for the engine's round results and the records'
@@ -35,6 +36,14 @@ class SeatRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     time_p95_ms: float
     time_max_ms: float
     forfeit: bool = False
+
+
+class FaultNote(msgspec.Struct, frozen=True, gc=False):
+    """Where one fault happened: before action number ``at`` of the game, by ``seat``."""
+
+    at: int
+    seat: int
+    kind: Fault
 
 
 class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -53,6 +62,7 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     ranks: tuple[int, ...]
     termination: GameEnd
     dup_set: str = ""
+    fault_log: tuple[FaultNote, ...] = ()  # schema 2; a record of schema 1 has none
 
     def to_json(self) -> str:
         """One line of ``games.jsonl``, schema first."""
@@ -92,7 +102,9 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
                                      reason=RoundEnd(r["reason"]),
                                      penalties=tuple(r["penalties"])) for r in raw["rounds"]),
             totals=tuple(raw["totals"]), ranks=tuple(raw["ranks"]),
-            termination=GameEnd(raw["termination"]), dup_set=raw.get("dup_set", ""))
+            termination=GameEnd(raw["termination"]), dup_set=raw.get("dup_set", ""),
+            fault_log=tuple(FaultNote(n["at"], n["seat"], Fault(n["kind"]))
+                            for n in raw.get("fault_log", [])))
 
 
 _SHARED: dict[bytes, Mapping[str, Any]] = {}
@@ -120,9 +132,11 @@ def _check_places(record: GameRecord) -> None:
     """What the record's types cannot say: the schema, one total, rank and penalty a seat,
     and ranks that are places (ValueError, and the slow reading names it)."""
     seats = len(record.seats)
-    if record.schema != SCHEMA or len(record.totals) != seats or \
+    if record.schema not in SCHEMAS or len(record.totals) != seats or \
             len(record.ranks) != seats or not all(1 <= r <= seats for r in record.ranks) or \
-            any(len(r.penalties) != seats for r in record.rounds):
+            any(len(r.penalties) != seats for r in record.rounds) or \
+            not all(0 <= f.seat < seats and 0 <= f.at <= len(record.actions)
+                    for f in record.fault_log):
         raise ValueError("a count does not match the seats")
 
 
@@ -131,6 +145,7 @@ _FIELDS = {"schema": int, "id": str, "variant": str, "options": dict, "seed": in
            "termination": str}
 _SEAT_FIELDS = {"bot": str, "faults": dict, "decisions": int, "time_mean_ms": float,
                 "time_p95_ms": float, "time_max_ms": float}
+_FAULT_FIELDS = {"at": int, "seat": int, "kind": str}
 _ROUND_FIELDS = {"round": int, "dealer": int, "reason": str, "penalties": list}
 
 
@@ -138,8 +153,9 @@ def _check_record(raw: Any) -> None:
     """Every field of the type the leaderboard counts on, or ValueError naming it: a record
     that parses as JSON may still hold a list where a count belongs."""
     _fields(raw, _FIELDS, "record")
-    if raw["schema"] != SCHEMA:
-        raise ValueError(f"schema: expected {SCHEMA}, got {shown(raw['schema'])}")
+    if raw["schema"] not in SCHEMAS:
+        raise ValueError(f"schema: expected {' or '.join(map(str, SCHEMAS))}, "
+                         f"got {shown(raw['schema'])}")
     if not isinstance(raw.get("dup_set", ""), str):
         raise ValueError(f"dup_set: expected str, got {shown(raw['dup_set'])}")
     seats = len(raw["seats"])
@@ -160,6 +176,19 @@ def _check_record(raw: Any) -> None:
         _integers(r["penalties"], "penalties", seats)
     if not set(map(type, raw["actions"])) <= {str}:  # map and set run in C: 100 actions a game
         raise ValueError("actions: expected a list of texts")
+    _check_fault_log(raw.get("fault_log", []), seats, len(raw["actions"]))
+
+
+def _check_fault_log(notes: Any, seats: int, actions: int) -> None:
+    """Each fault placed at an action of the game, by one of its seats, of a known kind."""
+    if type(notes) is not list:
+        raise ValueError(f"fault_log: expected a list, got {shown(notes)}")
+    for note in notes:
+        _fields(note, _FAULT_FIELDS, "fault_log[]")
+        if not (0 <= note["at"] <= actions and 0 <= note["seat"] < seats) or \
+                note["kind"] not in FAULT_KINDS:
+            raise ValueError(f"fault_log: expected at 0 to {actions}, seat 0 to {seats - 1} "
+                             f"and a kind of {', '.join(FAULT_KINDS)}, got {shown(note)}")
 
 
 def _fields(raw: Any, fields: Mapping[str, type], what: str) -> None:
@@ -238,7 +267,8 @@ def _record(path: Path, number: int, line: str, actions: bool = True) -> GameRec
     try:
         return GameRecord.from_json(line, actions=actions)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        raise BadInput(f"{path}:{number}: not a game record of schema {SCHEMA} "
+        raise BadInput(f"{path}:{number}: not a game record of schema "
+                       f"{' or '.join(map(str, SCHEMAS))} "
                        f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 

@@ -22,7 +22,7 @@ from arena.engine.game import Game
 from arena.engine.results import Fault, GameEnd
 from arena.engine.view import RoundSummary
 from arena.errors import ArenaError, BadInput, IllegalAction
-from arena.records import FAULT_KINDS, GameRecord, SeatRecord, action_text
+from arena.records import FAULT_KINDS, SCHEMA, FaultNote, GameRecord, SeatRecord, action_text
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.protocol import END_GRACE_S
@@ -102,6 +102,7 @@ class Referee:
         self.policy = faults or FaultPolicy()
         self.game_id = game_id
         self.tally = [_Tally(n) for n in names]
+        self.fault_log: list[FaultNote] = []
         self.rng = random.Random(bot_seed(seed, -1))  # for random_legal; not the game RNG
 
     def _info(self, seat: int) -> GameInfo:
@@ -219,6 +220,7 @@ class Referee:
         last = said.strip().rpartition("\n")[2]  # a traceback's last line: the error
         log.info("%s seat %d (%s) %s: %s%s", self.game_id, seat, tally.name, kind,
                  detail[:LOGGED_CHARS], f": {last[:LOGGED_CHARS]}" if last else "")
+        self.fault_log.append(FaultNote(len(self.game.log), seat, Fault(kind)))
         if self.on_fault is not None:
             told = f"{detail}\n{said.rstrip()}" if said else detail
             self.on_fault(FaultEvent(len(self.game.log), seat, kind, told[-8000:]))
@@ -257,12 +259,12 @@ class Referee:
         forfeit = any(t.forfeit for t in self.tally)
         won = not rounds or rounds[-1].reason.won
         return GameRecord(
-            schema=1, id=self.game_id, variant=game.version, options=dict(game.options),
+            schema=SCHEMA, id=self.game_id, variant=game.version, options=dict(game.options),
             seed=game.seed, seats=tuple(t.record() for t in self.tally),
             actions=tuple(action_text(seat, a) for seat, a in game.log), rounds=rounds,
             totals=tuple(game.totals), ranks=self.ranks(),
             termination=GameEnd.FORFEIT if forfeit else GameEnd.NORMAL if won
-            else GameEnd.DRAW_CAP)
+            else GameEnd.DRAW_CAP, fault_log=tuple(self.fault_log))
 
 
 def play_game(variant: type[Game], specs: Sequence[BotSpec], *, seed: int,

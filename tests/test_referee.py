@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -26,7 +27,7 @@ FAULTY_SEAT = 2
 
 def test_play_game_with_built_in_bots() -> None:
     record = play_game(Indian13, [RANDOM, GREEDY, RANDOM, GREEDY], seed=7, game_id="g7")
-    assert (record.schema, record.id, record.variant, record.seed) == (1, "g7", "indian13/v1", 7)
+    assert (record.schema, record.id, record.variant, record.seed) == (2, "g7", "indian13/v1", 7)
     assert [s.bot for s in record.seats] == ["random", "greedy", "random", "greedy"]
     assert all(n == 0 for s in record.seats for n in s.faults.values())
     assert all(s.decisions > 0 for s in record.seats)
@@ -75,7 +76,7 @@ def test_record_json_round_trip() -> None:
     record = play_game(Indian13, [RANDOM, GREEDY, STOCK], seed=4,
                        options={"players": 3, "match": {"deals": 2}})
     line = record.to_json()
-    assert line.startswith('{"schema":1,')
+    assert line.startswith('{"schema":2,')
     assert "\n" not in line
     back = GameRecord.from_json(line + "\n")
     assert back == record
@@ -180,6 +181,19 @@ def _assert_faults(record: GameRecord, kind: str, at_start: int) -> None:
     assert len(record.rounds) == 1 and len(record.totals) == 4
     assert tuple(replay(record).totals) == record.totals
     _assert_safe_turns(record, FAULTY_SEAT)
+    log = record.fault_log  # where each happened: before the safe action played for it
+    assert len(log) == turns + at_start and {(n.seat, n.kind) for n in log} == {
+        (FAULTY_SEAT, kind)}
+    assert all(record.actions[n.at].startswith(f"{FAULTY_SEAT} ") for n in log[at_start:])
+
+
+def test_a_record_of_schema_1_reads_without_a_fault_log() -> None:
+    record = _faulty_game("Raiser", clock=FAST)
+    raw = json.loads(record.to_json())
+    assert raw["schema"] == 2 and len(raw["fault_log"]) == len(record.fault_log) > 0
+    del raw["fault_log"]
+    old = GameRecord.from_json(json.dumps({**raw, "schema": 1}))
+    assert old.schema == 1 and old.fault_log == () and old.totals == record.totals
 
 
 def test_isolated_seats_play_the_same_game() -> None:

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from arena.errors import BadInput
-from arena.records import read_games
+from arena.records import SCHEMA, read_games
 from arena.tournament.config import Config, load_config
 from arena.tournament.runner import run_tournament, schedule_for
 
@@ -117,7 +117,7 @@ def test_records_are_exactly_the_schedule(tmp_path: Path) -> None:
         assert record.seed == p.seed
         assert record.dup_set == p.dup_set
         assert record.variant == "indian13/v1"
-        assert record.schema == 1
+        assert record.schema == SCHEMA
     assert (config.results_dir / "config.yaml").is_file()
     assert (config.results_dir / "arena.log").is_file()
 
