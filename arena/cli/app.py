@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperArgument, TyperGroup
 
-from arena.cli import calculators, games, scaffold, tournaments
+from arena.cli import calculators, games, replay, scaffold, tournaments
 
 
 class _OneLineErrors(TyperGroup):
@@ -67,6 +67,7 @@ def _root(
     """Rummy Arena: play rummy bots against each other and rate them."""
 
 app.command()(games.play)
+app.command()(replay.replay)
 app.command()(calculators.hand)
 app.command()(calculators.meld)
 app.command("open")(calculators.opening)

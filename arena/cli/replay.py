@@ -1,0 +1,144 @@
+"""`arena replay`: a finished game turn by turn in the terminal, rebuilt from its record, as
+the organiser saw it (every hand) or as one seat did (exactly what its bot was given)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from arena.cli import show
+from arena.cli.common import OptionArgs, bot_spec, guarded
+from arena.engine.options import parse_option_args
+from arena.errors import BadInput, shown
+from arena.records import GameRecord, read_games
+from arena.referee import play_game
+from arena.replay import Step, public_text, steps
+from arena.tournament.config import SEED
+from arena.variants import find_variant
+
+LISTED = 20  # game ids named when the one asked for is not in the folder
+
+
+@guarded
+def replay(
+    where: Annotated[list[str] | None, typer.Argument(
+        metavar="RESULTS_DIR GAME_ID | VARIANT BOT...",
+        help="A results folder (or its games.jsonl) and a game id; with --seed, the variant "
+             "and bots of an `arena play` game instead.", show_default=False)] = None,
+    seat: Annotated[int | None, typer.Option(
+        min=0, metavar="N", help="Show only what seat N saw: its own views.")] = None,
+    step: Annotated[bool, typer.Option(
+        "--step", help="Wait for Enter after each turn.")] = False,
+    seed: Annotated[int | None, typer.Option(
+        min=SEED.low, max=SEED.high, metavar="SEED",
+        help="Replay the game `arena play VARIANT BOT... --seed SEED` plays (the same "
+             "game when the bots play the same moves for the same seed, as the built-in "
+             "bots do).")] = None,
+    option: OptionArgs = None,
+) -> None:
+    """Replay a finished game turn by turn: draws, plays, the table, penalties, faults."""
+    record = _played(where or [], seed, option) if seed is not None else \
+        _recorded(where or [])
+    if seat is not None and seat >= len(record.seats):
+        raise BadInput(f"--seat {seat}: the game has seats 0 to {len(record.seats) - 1}")
+    out = show.console()
+    names = [s.bot for s in record.seats]
+    out.print(f"game {show.plain(record.id)}: {record.variant}, seed {record.seed}, "
+              f"{', '.join(f'seat {i} {show.plain(n)}' for i, n in enumerate(names))}")
+    try:
+        for s in steps(record):
+            lines = list(_step_lines(s, names, seat))
+            if lines:
+                out.print("\n".join(lines))
+                if step and s.at is not None:
+                    _wait(out)
+    except ValueError as exc:
+        raise BadInput(f"{exc}: the record does not replay") from exc
+    out.print(f"final totals {list(record.totals)}, ranks {list(record.ranks)} "
+              f"({record.termination})")
+
+
+def _wait(out: Console) -> None:
+    try:
+        input()
+    except EOFError:  # input ran out: the rest plays through
+        return
+
+
+def _recorded(where: Sequence[str]) -> GameRecord:
+    if not where:
+        raise BadInput("replay: name a results folder and a game id (or give --seed)")
+    path = Path(where[0])
+    games = path / "games.jsonl" if path.is_dir() else path
+    if not games.is_file():
+        raise BadInput(f"{path}: no games.jsonl here")
+    records = read_games(games)
+    if len(where) < 2:
+        raise BadInput(f"{path}: name a game id, one of {_ids(records)}")
+    wanted = where[1]
+    found = [r for r in records if r.id == wanted]
+    if len(where) > 2 or not found:
+        raise BadInput(f"{path}: no game {shown(wanted)}; its games are {_ids(records)}"
+                       if not found else f"replay: one game at a time, got {len(where) - 1}")
+    return found[0]
+
+
+def _ids(records: Sequence[GameRecord]) -> str:
+    ids = [r.id for r in records[:LISTED]]
+    more = f" and {len(records) - LISTED} more" if len(records) > LISTED else ""
+    return (", ".join(ids) + more) if ids else "(none yet)"
+
+
+def _played(where: Sequence[str], seed: int, option: list[str] | None) -> GameRecord:
+    """The game `arena play` plays with these bots and seed, played again in process."""
+    if len(where) < 2:
+        raise BadInput("replay --seed: name the variant and one bot per seat, as for "
+                       "`arena play`")
+    game_cls = find_variant(where[0])
+    options = parse_option_args(option)
+    options.setdefault("players", len(where) - 1)
+    specs = [bot_spec(b, i) for i, b in enumerate(where[1:])]
+    return play_game(game_cls, specs, seed=seed, options=options)
+
+
+def _step_lines(s: Step, names: Sequence[str], seat: int | None) -> Iterator[str]:
+    """What one step shows: to the organiser everything, to ``seat`` its own view."""
+    t = s.after
+    if s.at is None:  # a deal
+        yield f"round {t.round}, dealer {t.dealer}{show.plain(t.headline)}"
+        for i, h in enumerate(t.hands):
+            if seat is None or i == seat:
+                yield f"  hand {i}: {show.hand(h)}"
+        yield show.table_line(t, seat)
+        return
+    assert s.seat is not None
+    who = f"seat {s.seat} ({show.plain(names[s.seat])})"
+    for note in s.faults:
+        yield f"  [bold yellow]{who} fault: {note.kind}[/bold yellow] (the action below " \
+              "was played for it)"
+    if seat is not None and s.seat != seat:
+        yield f"  {who}: {show.plain(public_text(s))}"
+    else:
+        yield f"  {who}: {_own_text(s)}"
+        if s.ended is None:
+            yield f"    hand {s.seat}: {show.hand(t.hands[s.seat])}"
+    if s.ended is None:
+        if not s.is_draw or seat is None:
+            yield show.table_line(t, seat)
+        return
+    r = s.ended
+    yield f"  round {r.round} ends ({r.reason}): penalties {list(r.penalties)}, " \
+          f"totals {list(r.totals)}"
+    for i, h in enumerate(r.hands):  # every hand is shown at a round's end (COM-5)
+        yield f"    final hand {i}: {show.hand(h)}"
+
+
+def _own_text(s: Step) -> str:
+    """The step as the actor (or the organiser) saw it: a drawn card included."""
+    if s.is_draw:
+        return f"draws {show.card(s.drawn)} from the {s.action}"
+    return show.plain(s.action)

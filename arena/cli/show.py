@@ -1,0 +1,61 @@
+"""Cards and tables for a person at a terminal: suits in colour when the output is a
+terminal (plain text otherwise, or with NO_COLOR), hands sorted and grouped by suit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.console import Console
+from rich.markup import escape
+
+from arena.cards import Card
+from arena.engine.view import TableMeld
+from arena.replay import Table
+
+SUIT_STYLE = ("", "red", "red", "")  # S H D C: hearts and diamonds red, as on the cards
+JOKER_STYLE = "bold magenta"
+
+
+def console() -> Console:
+    """The terminal, coloured only where it is one (rich reads NO_COLOR and the pipe)."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def card(c: Card | None) -> str:
+    """One card as rich markup: ``[red]KH[/red]``; a missing card as ``-``."""
+    if c is None:
+        return "-"
+    style = JOKER_STYLE if c.is_joker else SUIT_STYLE[c.suit]
+    return f"[{style}]{c}[/{style}]" if style else str(c)
+
+
+def cards(cs: Iterable[Card]) -> str:
+    """Cards in the order given."""
+    return " ".join(card(c) for c in cs) or "-"
+
+
+def hand(cs: Sequence[Card]) -> str:
+    """A hand sorted by suit then rank, the suits apart, jokers last: ``2S 5S | 9H | JK``."""
+    groups: list[list[Card]] = [[], [], [], [], []]
+    for c in sorted(cs, key=lambda c: c.code):
+        groups[4 if c.is_joker else c.suit].append(c)
+    return " | ".join(cards(g) for g in groups if g) or "-"
+
+
+def melds(table: Sequence[TableMeld]) -> str:
+    """The combinations on the table, by owner, numbered as lay-offs name them."""
+    return "; ".join(f"{i}: {cards(m.cards)} (seat {m.owner})" for i, m in enumerate(table))
+
+
+def table_line(t: Table, seat: int | None = None) -> str:
+    """Discard top, stock and scores; and the table's combinations where there are some."""
+    line = f"    discard top {card(t.discard_top)}, stock {t.stock_size}, " \
+           f"totals {list(t.totals)}"
+    if seat is not None:
+        line += ", hand sizes " + str([len(h) for h in t.hands])
+    return line + (f"\n    table: {melds(t.melds)}" if t.melds else "")
+
+
+def plain(text: str) -> str:
+    """Text from a bot or a record, shown as it is (never read as markup)."""
+    return escape(text)
