@@ -1,0 +1,149 @@
+"""`arena replay`: a finished game rebuilt from its record (COM-4), shown to the organiser
+with every hand, or to one seat with only what it saw (COM-5): a card another seat drew
+from the stock never appears; faults where they happened; --step waits for Enter."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import bot_target
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+from arena.records import GameRecord, read_games
+from arena.replay import steps
+
+runner = CliRunner()
+CONFIG = """\
+name: watched
+variant: {variant}
+options: {{players: 2{extra}}}
+bots:
+  - name: greedy
+    module: bots.greedy:GreedyBot
+  - name: {second}
+    module: {module}
+format: {{games: 2}}
+workers: 1
+output: {out}
+"""
+
+
+def tournament(tmp_path: Path, variant: str = "indian13", *, second: str = "random",
+               module: str = "bots.random_bot:RandomBot", extra: str = "") -> Path:
+    config = tmp_path / f"{variant}.yaml"
+    config.write_text(CONFIG.format(variant=variant, second=second, module=module,
+                                    extra=extra, out=tmp_path / "results"), "utf-8")
+    result = runner.invoke(app, ["run", str(config)])
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return tmp_path / "results" / "watched"
+
+
+def shown(*args: str, stdin: str | None = None) -> str:
+    result = runner.invoke(app, ["replay", *args], input=stdin)
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tournament(tmp_path_factory.mktemp("replay"))
+
+
+@pytest.mark.parametrize("variant", ["indian13", "three_thirteen", "rummy51",
+                                     "moroccan"])
+def test_com_4_every_step_replays_the_record(tmp_path: Path, variant: str) -> None:
+    """The steps apply the record's actions in order and end on its totals; each round
+    end shows the record's penalties; a draw adds its card to the hand the seat was shown."""
+    folder = tournament(tmp_path, variant)
+    for record in read_games(folder / "games.jsonl"):
+        got = list(steps(record))
+        actions = [s for s in got if s.at is not None]
+        assert [f"{s.seat} {s.action}" for s in actions] == list(record.actions)
+        assert [s.ended.penalties for s in actions if s.ended] == \
+            [r.penalties for r in record.rounds]
+        assert got[-1].after.totals == record.totals
+        for s in got:
+            if s.is_draw and s.ended is None and s.seat is not None and s.view is not None:
+                assert s.drawn is not None
+                assert Counter(s.after.hands[s.seat]) == Counter([*s.view.hand, s.drawn])
+
+
+def test_the_organiser_sees_every_hand_and_each_draw(played: Path) -> None:
+    record = read_games(played / "games.jsonl")[0]
+    out = shown(str(played), record.id)
+    first = next(s for s in steps(record) if s.at is None)
+    for seat, hand in enumerate(first.after.hands):
+        assert f"hand {seat}: " in out
+        assert all(str(c) in out for c in hand)
+    for s in steps(record):
+        if s.is_draw and s.action == "stock":
+            assert f"seat {s.seat} ({record.seats[s.seat].bot}): draws {s.drawn} from the " \
+                   "stock" in out  # type: ignore[index]
+    assert f"final totals {list(record.totals)}" in out
+
+
+def test_com_5_a_seat_sees_only_its_own_view(played: Path) -> None:
+    """With --seat 1, seat 0's stock draws show no card and seat 0's hand is never listed
+    before a round ends; seat 1's hand at each of its decisions is what its bot was given."""
+    record = read_games(played / "games.jsonl")[0]
+    out = shown(str(played), record.id, "--seat", "1")
+    lines = out.splitlines()
+    assert not any(re.match(r"\s+hand 0:", line) for line in lines)
+    assert "seat 0 (greedy): draws from the stock" in out
+    assert not re.search(r"seat 0 \(greedy\): draws \S+ from the stock", out)
+    for s in steps(record):
+        if s.seat == 1 and s.view is not None:
+            assert all(str(c) in out for c in s.view.hand)
+
+
+def test_faults_are_shown_where_they_happened(tmp_path: Path) -> None:
+    folder = tournament(tmp_path, second="raiser", module=bot_target("Raiser"))
+    record: GameRecord = read_games(folder / "games.jsonl")[0]
+    assert record.fault_log
+    out = shown(str(folder), record.id)
+    lines = out.splitlines()
+    faults = [i for i, line in enumerate(lines) if "fault: crash" in line]
+    assert len(faults) == len(record.fault_log)
+    for i in faults:  # the action played for the fault comes next, by the same seat
+        assert lines[i + 1].lstrip().startswith("seat 1 (raiser): ")
+
+
+def test_step_waits_for_enter_and_input_running_out_plays_through(played: Path) -> None:
+    record = read_games(played / "games.jsonl")[0]
+    assert shown(str(played), record.id, "--step", stdin="\n\n") == \
+        shown(str(played), record.id)
+
+
+def test_seed_replays_the_game_arena_play_plays() -> None:
+    play = runner.invoke(app, ["play", "indian13", "greedy", "random", "--seed", "3"])
+    assert play.exit_code == 0
+    totals = re.findall(r"^\s+\d+\s+\w+\s+\d+\s+(\d+)", play.stdout, re.M)
+    out = shown("--seed", "3", "indian13", "greedy", "random")
+    assert f"final totals [{', '.join(totals)}]" in out
+
+
+def test_colour_only_on_a_terminal(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = read_games(played / "games.jsonl")[0]
+    assert "\x1b[" not in shown(str(played), record.id)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    coloured = shown(str(played), record.id)
+    assert "\x1b[31m" in coloured  # a heart or a diamond in red
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ([], "name a results folder and a game id"),
+    (["{folder}"], "name a game id, one of t0000-g00"),
+    (["{folder}", "nope"], "no game 'nope'; its games are t0000-g00"),
+    (["{folder}", "t0000-g000", "--seat", "2"], "--seat 2: the game has seats 0 to 1"),
+    (["{folder}/missing", "g"], "no games.jsonl here"),
+    (["--seed", "1", "indian13"], "name the variant and one bot per seat"),
+])
+def test_bad_requests_are_one_line(played: Path, args: list[str], expected: str) -> None:
+    result = runner.invoke(app, ["replay", *(a.format(folder=played) for a in args)])
+    assert result.exit_code == 2, result.stdout
+    assert len(result.stderr.splitlines()) == 1 and expected in result.stderr, result.stderr
