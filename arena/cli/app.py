@@ -12,6 +12,8 @@ from typer.core import TyperArgument, TyperGroup
 
 from arena.cli import calculators, games, replay, scaffold, tournaments
 
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
+
 
 class _OneLineErrors(TyperGroup):
     """Usage errors in one line (``arena: error: ...``) with exit code 2, like every other
@@ -29,8 +31,9 @@ class _OneLineErrors(TyperGroup):
             typer.echo(f"arena: error: {message}", err=True)
             sys.exit(exc.exit_code)
         except typer.Abort:
+            code = INTERRUPTED
+        if code == INTERRUPTED:  # Ctrl-C, which typer turns into a silent exit code
             typer.echo("arena: interrupted", err=True)
-            sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
 
 

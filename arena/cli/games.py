@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import typer
 from tabulate import tabulate
 
 from arena.cards import format_cards
+from arena.cli import show
 from arena.cli.common import (
     OptionArgs,
     bot_spec,
     command_spec,
     guarded,
 )
+from arena.cli.human import HUMAN, HumanSeat
 from arena.engine.game import Game
 from arena.engine.options import parse_option_args, resolve_options
 from arena.errors import BadInput
 from arena.records import GameRecord, parse_logged
-from arena.referee import FaultEvent, play_game
-from arena.seats.make import Isolation
+from arena.referee import FaultEvent, Referee, play_game
+from arena.seats.bot import BotSpec
+from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED
 from arena.variants import find_variant
@@ -50,8 +53,11 @@ def play(
         help="A bot in any language: its command line, e.g. 'node bot.js' "
         "(repeatable; these seats follow the named bots). It runs in its own process.",
         show_default=False)] = None,
+    clock: Annotated[bool, typer.Option(
+        "--clock", help="Hold the human seat to the clocks too (COM-8); without it a "
+        "person may think as long as they like.")] = False,
 ) -> None:
-    """Play one game between bots and print the result."""
+    """Play one game between bots (or you: name a seat human) and print the result."""
     if isolation not in ("inprocess", "process"):
         raise BadInput(f"--isolation {isolation!r}: expected inprocess or process")
     game_cls = find_variant(variant)
@@ -61,18 +67,45 @@ def play(
         raise BadInput("no bots: name one per seat (random, greedy, file.py, ...) or give "
                        "--command")
     options.setdefault("players", len(named) + len(commands))
-    specs = [bot_spec(b, i) for i, b in enumerate(named)]
-    specs += [command_spec(c, len(named) + i) for i, c in enumerate(commands)]
+    people = [i for i, b in enumerate(named) if b.strip() == HUMAN]
+    if len(people) > 1:
+        raise BadInput(f"{len(people)} human seats: a terminal seats one person")
+    specs = {i: bot_spec(b, i) for i, b in enumerate(named) if i not in people}
+    specs |= {len(named) + i: command_spec(c, len(named) + i) for i, c in enumerate(commands)}
     how = cast(Isolation, isolation)
-    check_bots_start(specs, variant=game_cls, options=resolve_options(
+    check_bots_start(list(specs.values()), variant=game_cls, options=resolve_options(
         game_cls.name, game_cls.OPTIONS, options), isolation=how)
     faults: list[FaultEvent] = []
-    record = play_game(game_cls, specs, seed=seed, options=options, isolation=how,
-                       stderr_dir=logs, on_fault=faults.append)
+    if people:
+        record = _with_a_person(game_cls, specs, people[0], seed=seed, options=options,
+                                isolation=how, logs=logs, clocked=clock, faults=faults)
+    else:
+        record = play_game(game_cls, list(specs.values()), seed=seed, options=options,
+                           isolation=how, stderr_dir=logs, on_fault=faults.append)
     if verbose:
         for line in turn_log(game_cls, record, faults):
             typer.echo(line)
     typer.echo(result_table(record))
+
+
+def _with_a_person(game_cls: type[Game], specs: dict[int, BotSpec], person: int, *,
+                   seed: int, options: dict[str, Any], isolation: Isolation,
+                   logs: Path | None, clocked: bool, faults: list[FaultEvent]) -> GameRecord:
+    """The game with seat ``person`` played from this terminal (arena/cli/human.py)."""
+    human = HumanSeat(show.console(), clocked=clocked)
+    seats: list[Seat] = []
+    for i in range(len(specs) + 1):
+        seats.append(human if i == person else
+                     make_seat(specs[i], isolation=isolation, stderr_dir=logs))
+    names = [HUMAN if i == person else specs[i].name for i in range(len(seats))]
+    try:
+        referee = Referee(game_cls, seats, names, seed=seed, options=options,
+                          on_fault=faults.append)
+        human.bind(referee)
+        return referee.play()
+    finally:
+        for seat in seats:
+            seat.close()
 
 
 def turn_log(game_cls: type[Game], record: GameRecord,

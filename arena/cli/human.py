@@ -1,0 +1,175 @@
+"""A person at the table: the `human` seat of `arena play`. Each decision shows the seat's
+own view (its hand sorted and grouped, the discard top, the table, what others did since)
+and reads an answer in the protocol's action text; a refused answer gets its one-line
+reason and the question again, and `hint` shows what the built-in advice would play."""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+
+from arena.actions import Action, parse_action
+from arena.advice import going_out_card
+from arena.cards import Card
+from arena.cli import show
+from arena.engine.view import PublicEvent, RoundSummary, View
+from arena.errors import ArenaError
+from arena.referee import Referee
+from arena.seats.bot import BUILTIN_BOTS, GameInfo, load_class
+from arena.seats.seat import Answer
+
+HUMAN = "human"  # the bot name that seats a person
+Check = Callable[[Action], str | None]  # why an action is refused now, or None
+
+HELP = ("answers: a draw is stock, discard or tournante (what 'legal' lists); a play is "
+        "'discard KS', 'declare 8D' or, where cards are laid, 'meld 9H 10H JK=JH; lay 3 8H; "
+        "discard KS'; 'hint' asks the built-in advice, 'quit' (or Ctrl-D) stops")
+
+
+class HumanSeat:
+    """A seat whose answers a person types; clocked only when asked (``clocked``)."""
+
+    def __init__(self, out: Console, *, clocked: bool = False,
+                 read: Callable[[str], str] = input) -> None:
+        self.out = out
+        self.clocked = clocked
+        self.read = read
+        self.check: Check = lambda action: None
+        self.seen = 0  # public events of the round already shown
+        self.round = 0
+        self.seat = 0
+
+    def bind(self, referee: Referee) -> None:
+        """Refuse answers the referee would: each is tried on a copy of its game first."""
+        def check(action: Action) -> str | None:
+            trial = copy.deepcopy(referee.game)
+            try:
+                trial.apply(action)
+            except ArenaError as exc:
+                return str(exc)
+            return None
+        self.check = check
+
+    # ---------------------------------------------------------------- the seat interface
+
+    def launch(self) -> None:
+        """A person needs no process."""
+
+    def begin(self, info: GameInfo) -> str | None:
+        self.seat = info.seat
+        self.out.print(f"you are seat {info.seat} of {info.players} at {info.variant}; "
+                       "type 'help' for how to answer")
+        return None
+
+    def ready(self) -> str | None:
+        return None
+
+    def ask(self, view: View, limit_ms: int) -> Answer:
+        """Show the view, then read answers until one is accepted."""
+        self._show(view)
+        start = time.monotonic()
+        while True:
+            text = self._prompt(view, limit_ms)
+            told = self._told(view, text)
+            if told is not None:
+                self.out.print(f"  {show.plain(told)}")
+                continue
+            why = self._refusal(text)
+            if why is None:
+                break
+            self.out.print(f"  [yellow]refused:[/yellow] {show.plain(why)}")
+        elapsed = (time.monotonic() - start) * 1000
+        if self.clocked and elapsed > limit_ms:
+            self.out.print(f"  too late ({elapsed / 1000:.0f} s, the clock gave "
+                           f"{limit_ms / 1000:.0f} s): the safe action is played")
+            return Answer(None, "timeout", elapsed)
+        return Answer(text, None, elapsed)
+
+    def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
+        """The end of a round shows every hand (COM-5); the end of the game the totals."""
+        if isinstance(arg, RoundSummary):
+            self.out.print(f"round {arg.round} ends ({arg.reason}): penalties "
+                           f"{list(arg.penalties)}, totals {list(arg.totals)}")
+            for i, hand in enumerate(arg.hands):
+                mark = " (you)" if i == self.seat else ""
+                self.out.print(f"  seat {i}{mark}: {show.hand(hand)}")
+        else:
+            self.out.print(f"game over: totals {list(arg)}")
+        return None
+
+    def ended(self, deadline: float) -> str | None:
+        return None
+
+    def stop(self) -> None:
+        """Nothing runs on."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ---------------------------------------------------------------- the screen
+
+    def _show(self, view: View) -> None:
+        if view.round != self.round:
+            self.round, self.seen = view.round, 0
+            wild = show.cards(sorted({Card(c) for c in view.wilds.wild}, key=lambda c: c.code))
+            self.out.print(f"round {view.round}, dealer {view.dealer}"
+                           f"{show.plain(view.part.headline() if view.part else '')}; "
+                           f"wild: {wild}")
+        news = view.history[self.seen:]
+        self.seen = len(view.history)
+        for event in news:
+            if event.seat != view.seat:
+                self.out.print(f"  {_event_text(event)}")
+        sizes = ", ".join(f"{i}: {n}" for i, n in enumerate(view.hand_sizes) if i != view.seat)
+        self.out.print(f"  discard top {show.card(view.discard_top)}, stock "
+                       f"{view.stock_size}, totals {list(view.scores)}, hands {sizes}")
+        if view.table:
+            self.out.print(f"  table: {show.melds(view.table)}")
+        drawn = f" (drew {show.card(view.drawn)})" if view.drawn is not None else ""
+        self.out.print(f"  your hand: {show.hand(view.hand)}{drawn}")
+
+    def _prompt(self, view: View, limit_ms: int) -> str:
+        legal = ", ".join(view.legal_draws) if view.decision == "draw" else \
+            "discard CARD" + "".join(f", {p}" for p in sorted(view.plays))
+        clock = f", {limit_ms / 1000:.0f} s" if self.clocked else ""
+        try:
+            return self.read(f"{view.decision} ({legal}{clock})> ").strip()
+        except EOFError:
+            raise KeyboardInterrupt from None  # input ended: the game stops, as on Ctrl-C
+
+    def _told(self, view: View, text: str) -> str | None:
+        """The answer to a question rather than a move: help, a hint; quit stops."""
+        word = text.lower()
+        if word == "quit":
+            raise KeyboardInterrupt
+        if word in ("help", "?", ""):
+            return HELP
+        return f"hint: {hint(view)}" if word == "hint" else None
+
+    def _refusal(self, text: str) -> str | None:
+        """Why ``text`` is not an answer now (the rule it breaks), or None."""
+        try:
+            action = parse_action(text)
+        except (ArenaError, ValueError) as exc:
+            return str(exc)
+        return self.check(action)
+
+
+def hint(view: View) -> str:
+    """What the built-in advice suggests now: the greedy bot's answer, and a declaration
+    where one is possible."""
+    bot = load_class(BUILTIN_BOTS["greedy"])()
+    answer = bot.draw(view) if view.decision == "draw" else bot.play(view)
+    out = going_out_card(view) if view.decision == "play" else None
+    extra = f" (you can go out with {out})" if out is not None else ""
+    return f"{answer}{extra}"
+
+
+def _event_text(event: PublicEvent) -> str:
+    cards = show.cards(event.cards)
+    return {"discard": f"seat {event.seat} discarded {cards}",
+            "take": f"seat {event.seat} took {cards} from the discard pile"}.get(
+        event.kind, f"seat {event.seat} {event.kind}: {cards}")

@@ -1,0 +1,105 @@
+"""The human seat: a person plays a whole game of `arena play` from a real terminal
+(pexpect drives a pseudo-terminal), answers in the protocol's action text, is refused in
+one line naming the rule, asks for hints; the clocks hold a person only with --clock."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+from arena.cli.human import HumanSeat, hint
+from arena.cli.show import console
+from arena.variants import find_variant
+
+PROMPT = r"(draw|play) \(([^)]*)\)> "
+HINT = r"hint: (.+?)(?: \(you can go out with \S+\))?\r?\n"
+runner = CliRunner()
+
+
+def session(*args: str, plain: bool = True) -> pexpect.spawn:
+    """`arena play` in a pseudo-terminal, as a person would start it."""
+    env = {**os.environ, "NO_COLOR": "1"} if plain else dict(os.environ)
+    return pexpect.spawn(sys.executable, ["-m", "arena.cli", "play", *args], timeout=120,
+                         encoding="utf-8", dimensions=(50, 250), cwd=str(Path.cwd()),
+                         env=env)
+
+
+def test_a_person_plays_a_whole_game_from_the_terminal() -> None:
+    """The person asks for a hint at every decision and plays it; a bad card and a card
+    not held are refused with their reason, and the game runs to its result."""
+    term = session("indian13", "human", "greedy", "-o", "players=2", "-o", "draw_cap=30",
+                   "--seed", "5")
+    term.expect("you are seat 0 of 2")
+    decisions = refusals = 0
+    while term.expect([PROMPT, r"rank\s+faults"]) == 0:
+        decision = term.match.group(1)
+        if decision == "play" and refusals == 0:
+            term.sendline("discard ZZ")
+            term.expect(r"refused: bad play 'discard ZZ'")
+            term.expect(PROMPT)
+            term.sendline("discard 5S" if "5S" not in term.before else "discard 9D")
+            term.expect(r"refused: IND-16: \S+ is not in the hand")
+            term.expect(PROMPT)
+            refusals = 2
+        term.sendline("hint")
+        term.expect(HINT)
+        answer = term.match.group(1)
+        term.expect(PROMPT)
+        term.sendline(answer)
+        decisions += 1
+    term.expect(pexpect.EOF)
+    table = term.before
+    term.close()
+    assert term.exitstatus == 0, table
+    assert decisions >= 2 and refusals == 2
+    assert re.search(r"^\s+0\s+human\s+\d+\s+\d+\s+\d\s+0\s*$", table, re.M), table
+
+
+def test_the_end_of_input_stops_the_game_as_ctrl_c_does() -> None:
+    term = session("indian13", "human", "random", "-o", "players=2")
+    term.expect(PROMPT)
+    term.sendeof()
+    term.expect(pexpect.EOF)
+    term.close()
+    assert term.exitstatus == 130 and "arena: interrupted" in term.before
+
+
+def test_cards_are_coloured_in_a_terminal() -> None:
+    term = session("indian13", "human", "random", "-o", "players=2", plain=False)
+    term.expect(PROMPT)
+    shown = term.before
+    term.sendline("quit")
+    term.expect(pexpect.EOF)
+    term.close()
+    assert "\x1b[31m" in shown and term.exitstatus == 130
+
+
+def test_one_person_per_terminal() -> None:
+    result = runner.invoke(app, ["play", "indian13", "human", "human"])
+    assert result.exit_code == 2
+    assert "2 human seats: a terminal seats one person" in result.stderr
+
+
+@pytest.mark.parametrize(("clocked", "fault"), [(False, None), (True, "timeout")])
+def test_com_8_the_clock_holds_a_person_only_when_asked(clocked: bool, fault: str | None
+                                                       ) -> None:
+    """A decision that takes longer than its limit is a timeout only with --clock."""
+    game = find_variant("indian13")(seed=1, options={"players": 2})
+    view = game.view(game.to_act)
+    seat = HumanSeat(console(), clocked=clocked, read=lambda prompt: "stock")
+    answer = seat.ask(view, limit_ms=-1)  # any answer is late for a limit below zero
+    assert answer.fault == fault
+    assert answer.answer == (None if clocked else "stock")
+
+
+def test_a_hint_is_the_built_in_advice() -> None:
+    game = find_variant("indian13")(seed=1, options={"players": 2})
+    view = game.view(game.to_act)
+    assert hint(view) in view.legal_draws
