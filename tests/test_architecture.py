@@ -7,8 +7,9 @@ from pathlib import Path
 
 ARENA = Path(__file__).parent.parent / "arena"
 # from the top floor down: a module may import only from its own wing or one listed after it
-FLOORS = ("arena.cli", "arena.api", "arena.tournament", "arena.referee", "arena.ratings",
-          "arena.seats", "arena.records", "arena.advice", "arena.variants", "arena.engine",
+FLOORS = ("arena.cli", "arena.api", "arena.report", "arena.tournament", "arena.referee",
+          "arena.ratings", "arena.seats", "arena.replay", "arena.records", "arena.advice",
+          "arena.variants", "arena.engine",
           "arena.safe_yaml", "arena.actions", "arena.cards", "arena.errors")
 FACES = {"arena.view": "arena.engine", "arena.bot": "arena.seats"}  # bot authors' paths
 
