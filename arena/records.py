@@ -19,8 +19,10 @@ from arena.engine.game import Game
 from arena.engine.results import MAX_POINTS, Fault, GameEnd, Points, RoundEnd, RoundResult
 from arena.errors import BadInput, shown
 
-SCHEMA = 2  # 2: fault_log, where each fault happened
-SCHEMAS = (1, 2)  # the schemas this version reads
+SCHEMA = 3  # 2: fault_log, where each fault happened; 3: the actions as one compact text
+SCHEMAS = (1, 2, 3)  # the schemas this version reads
+_SCHEMA_WORDS = f"{SCHEMAS[0]} to {SCHEMAS[-1]}"
+COMPACT = 3  # the first schema whose actions are one text (docs/records.md)
 log = logging.getLogger("arena.records")
 FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
 RoundRecord = RoundResult  # one type for the engine's round results and the records'
@@ -65,8 +67,12 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     fault_log: tuple[FaultNote, ...] = ()  # schema 2; a record of schema 1 has none
 
     def to_json(self) -> str:
-        """One line of ``games.jsonl``, schema first."""
-        return json.dumps(msgspec.to_builtins(self), separators=(",", ":"))
+        """One line of ``games.jsonl``, schema first; from schema 3 the actions as one
+        compact text (a list where a text would not read back the same)."""
+        raw = msgspec.to_builtins(self)
+        if self.schema >= COMPACT:
+            raw["actions"] = compact_actions(self.actions)
+        return json.dumps(raw, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, line: str | bytes, *, actions: bool = True) -> GameRecord:
@@ -74,18 +80,20 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         are refused: a leaderboard must not count them silently). Without ``actions`` the
         record keeps none (it rates, it does not replay), for a fraction of the memory."""
         try:
-            record = _DECODER.decode(line)
-            _check_places(record)
+            stored: Any = _DECODER.decode(line)
+            played = expand_actions(stored.actions)
+            _check_places(stored, len(played))
         except (msgspec.DecodeError, ValueError):  # refused: the checks below say why
-            record = cls._explained(line)
+            return cls._explained(line, actions)
+        fields = {name: getattr(stored, name) for name in stored.__struct_fields__}
         if actions:
-            return record
-        seats = tuple(msgspec.structs.replace(s, faults=_shared(s.faults)) for s in record.seats)
-        return msgspec.structs.replace(record, actions=(), options=_shared(record.options),
-                                       seats=seats)
+            return cls(**{**fields, "actions": played})
+        seats = tuple(msgspec.structs.replace(s, faults=_shared(s.faults)) for s in stored.seats)
+        return cls(**{**fields, "actions": (), "options": _shared(stored.options),
+                      "seats": seats})
 
     @classmethod
-    def _explained(cls, line: str | bytes) -> GameRecord:
+    def _explained(cls, line: str | bytes, actions: bool) -> GameRecord:
         """The slow reading of a line the fast one refused, with a message naming the field
         that is wrong (or the record, if the fast reading was only stricter)."""
         try:
@@ -97,7 +105,7 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
             schema=raw["schema"], id=raw["id"], variant=raw["variant"],
             options=raw["options"], seed=raw["seed"],
             seats=tuple(SeatRecord(**s) for s in raw["seats"]),
-            actions=tuple(raw["actions"]),
+            actions=expand_actions(raw["actions"]) if actions else (),
             rounds=tuple(RoundResult(round=r["round"], dealer=r["dealer"],
                                      reason=RoundEnd(r["reason"]),
                                      penalties=tuple(r["penalties"])) for r in raw["rounds"]),
@@ -125,23 +133,26 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number a record may hold")
 
 
-_DECODER = msgspec.json.Decoder(GameRecord)
+_STORED = msgspec.defstruct(  # a record as stored: its actions a list or one compact text
+    "StoredRecord", [(f.name, str | tuple[str, ...] if f.name == "actions" else f.type,
+                      f.default) for f in msgspec.structs.fields(GameRecord)],
+    frozen=True, kw_only=True, gc=False)
+_DECODER = msgspec.json.Decoder(_STORED)
 
 
-def _check_places(record: GameRecord) -> None:
+def _check_places(record: Any, actions: int) -> None:
     """What the record's types cannot say: the schema, one total, rank and penalty a seat,
     and ranks that are places (ValueError, and the slow reading names it)."""
     seats = len(record.seats)
     if record.schema not in SCHEMAS or len(record.totals) != seats or \
             len(record.ranks) != seats or not all(1 <= r <= seats for r in record.ranks) or \
             any(len(r.penalties) != seats for r in record.rounds) or \
-            not all(0 <= f.seat < seats and 0 <= f.at <= len(record.actions)
-                    for f in record.fault_log):
+            not all(0 <= f.seat < seats and 0 <= f.at <= actions for f in record.fault_log):
         raise ValueError("a count does not match the seats")
 
 
 _FIELDS = {"schema": int, "id": str, "variant": str, "options": dict, "seed": int,
-           "seats": list, "actions": list, "rounds": list, "totals": list, "ranks": list,
+           "seats": list, "rounds": list, "totals": list, "ranks": list,
            "termination": str}
 _SEAT_FIELDS = {"bot": str, "faults": dict, "decisions": int, "time_mean_ms": float,
                 "time_p95_ms": float, "time_max_ms": float}
@@ -154,8 +165,7 @@ def _check_record(raw: Any) -> None:
     that parses as JSON may still hold a list where a count belongs."""
     _fields(raw, _FIELDS, "record")
     if raw["schema"] not in SCHEMAS:
-        raise ValueError(f"schema: expected {' or '.join(map(str, SCHEMAS))}, "
-                         f"got {shown(raw['schema'])}")
+        raise ValueError(f"schema: expected {_SCHEMA_WORDS}, got {shown(raw['schema'])}")
     if not isinstance(raw.get("dup_set", ""), str):
         raise ValueError(f"dup_set: expected str, got {shown(raw['dup_set'])}")
     seats = len(raw["seats"])
@@ -174,9 +184,12 @@ def _check_record(raw: Any) -> None:
     for r in raw["rounds"]:
         _fields(r, _ROUND_FIELDS, "rounds[]")
         _integers(r["penalties"], "penalties", seats)
-    if not set(map(type, raw["actions"])) <= {str}:  # map and set run in C: 100 actions a game
+    played = raw["actions"]
+    if isinstance(played, str) and raw["schema"] >= COMPACT:
+        played = expand_actions(played)
+    elif not isinstance(played, list) or not set(map(type, played)) <= {str}:  # in C
         raise ValueError("actions: expected a list of texts")
-    _check_fault_log(raw.get("fault_log", []), seats, len(raw["actions"]))
+    _check_fault_log(raw.get("fault_log", []), seats, len(played))
 
 
 def _check_fault_log(notes: Any, seats: int, actions: int) -> None:
@@ -210,6 +223,52 @@ def _integers(values: Any, name: str, count: int | None = None) -> None:
         raise ValueError(f"{name}: expected a list of integers, got {shown(values)}")
     if count is not None and len(values) != count:
         raise ValueError(f"{name}: expected one a seat ({count}), got {len(values)}")
+
+
+# Schema 3 stores a game's actions as one text: each action its seat, then its clauses
+# joined by ";", each clause a verb's letter and the rest as written; actions joined by "/".
+# "0 meld 9H 10H JK=JH; discard KS" is "0m9H 10H JK=JH;dKS", the draw "1 discard" is "1d".
+VERBS = {"stock": "s", "discard": "d", "tournante": "t", "declare": "x", "meld": "m",
+         "lay": "l", "take": "k"}
+_WORDS = {letter: verb for verb, letter in VERBS.items()}
+
+
+def compact_actions(actions: tuple[str, ...]) -> str | list[str]:
+    """The actions as one compact text, or as the list itself where the text would not
+    read back the same (an action outside the grammar above)."""
+    compact = "/".join(_compact(a) for a in actions)
+    try:
+        return compact if expand_actions(compact) == actions else list(actions)
+    except ValueError:  # a verb without a letter
+        return list(actions)
+
+
+def _compact(action: str) -> str:
+    seat, _, text = action.partition(" ")
+    clauses = []
+    for clause in text.split("; "):
+        verb, _, rest = clause.partition(" ")
+        clauses.append(VERBS.get(verb, "?") + rest)
+    return seat + ";".join(clauses)
+
+
+def expand_actions(stored: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The actions as ``"<seat> <action>"`` texts, from a list or one compact text;
+    ValueError for a letter no verb has."""
+    if not isinstance(stored, str):
+        return tuple(stored)
+    return tuple(_expand(token) for token in stored.split("/")) if stored else ()
+
+
+def _expand(token: str) -> str:
+    digits = len(token) - len(token.lstrip("0123456789"))
+    clauses = []
+    for clause in token[digits:].split(";"):
+        verb = _WORDS.get(clause[:1])
+        if verb is None or not digits:
+            raise ValueError(f"actions: {shown(token)} is not a compact action")
+        clauses.append(verb + (f" {clause[1:]}" if clause[1:] else ""))
+    return f"{token[:digits]} " + "; ".join(clauses)
 
 
 def action_text(seat: int, action: Action) -> str:
@@ -267,8 +326,7 @@ def _record(path: Path, number: int, line: str, actions: bool = True) -> GameRec
     try:
         return GameRecord.from_json(line, actions=actions)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        raise BadInput(f"{path}:{number}: not a game record of schema "
-                       f"{' or '.join(map(str, SCHEMAS))} "
+        raise BadInput(f"{path}:{number}: not a game record of schema {_SCHEMA_WORDS} "
                        f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 

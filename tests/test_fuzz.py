@@ -652,7 +652,8 @@ WRONG_TYPES: list[tuple[str, Any, str]] = [
     ("totals-huge", lambda r: r.update(totals=[0, 10 ** 30]), "totals: expected a list"),
     ("seat-a-text", lambda r: r.update(seats=["greedy", "random"]), "seats[]: expected an "),
     ("decisions-text", lambda r: r["seats"][1].update(decisions="8"), "decisions: expected"),
-    ("schema-3", lambda r: r.update(schema=3), "schema: expected 1 or 2, got 3"),
+    ("schema-4", lambda r: r.update(schema=4), "schema: expected 1 to 3, got 4"),
+    ("compact-actions-bad", lambda r: r.update(actions="0s/0q3C"), "actions: '0q3C' is not a"),
     ("fault-log-seat", lambda r: r.update(fault_log=[{"at": 0, "seat": 5, "kind": "crash"}]),
      "fault_log: expected at 0 to"),
     ("actions-numbers", lambda r: r.update(actions=[1, 2]), "actions: expected a list of"),
@@ -672,7 +673,7 @@ def test_a_record_of_the_wrong_types_is_one_line(tmp_path: Path, results: Path, 
     games.write_text("".join([lines[0], json.dumps(record) + "\n", *lines[2:]]), "utf-8")
     for args in ([], ["--h2h"]):
         message = refused("leaderboard", str(folder), *args)
-        assert message.startswith(f"{games}:2: not a game record of schema 1 or 2 (ValueError: "
+        assert message.startswith(f"{games}:2: not a game record of schema 1 to 3 (ValueError: "
                                   f"{expected}"), message
 
 

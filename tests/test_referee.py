@@ -12,11 +12,19 @@ from conftest import bot_target
 
 from arena.actions import Draw, Play
 from arena.errors import ArenaError
-from arena.records import FAULT_KINDS, GameRecord, parse_logged, replay
+from arena.records import (
+    FAULT_KINDS,
+    SCHEMA,
+    GameRecord,
+    compact_actions,
+    parse_logged,
+    replay,
+)
 from arena.referee import Clock, FaultPolicy, bot_seed, play_game
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation
 from arena.seats.seat import Limits
+from arena.variants import find_variant
 from arena.variants.indian13 import Indian13
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
@@ -27,7 +35,8 @@ FAULTY_SEAT = 2
 
 def test_play_game_with_built_in_bots() -> None:
     record = play_game(Indian13, [RANDOM, GREEDY, RANDOM, GREEDY], seed=7, game_id="g7")
-    assert (record.schema, record.id, record.variant, record.seed) == (2, "g7", "indian13/v1", 7)
+    assert (record.schema, record.id, record.variant, record.seed) == \
+        (SCHEMA, "g7", "indian13/v1", 7)
     assert [s.bot for s in record.seats] == ["random", "greedy", "random", "greedy"]
     assert all(n == 0 for s in record.seats for n in s.faults.values())
     assert all(s.decisions > 0 for s in record.seats)
@@ -76,7 +85,7 @@ def test_record_json_round_trip() -> None:
     record = play_game(Indian13, [RANDOM, GREEDY, STOCK], seed=4,
                        options={"players": 3, "match": {"deals": 2}})
     line = record.to_json()
-    assert line.startswith('{"schema":2,')
+    assert line.startswith(f'{{"schema":{SCHEMA},')
     assert "\n" not in line
     back = GameRecord.from_json(line + "\n")
     assert back == record
@@ -190,10 +199,37 @@ def _assert_faults(record: GameRecord, kind: str, at_start: int) -> None:
 def test_a_record_of_schema_1_reads_without_a_fault_log() -> None:
     record = _faulty_game("Raiser", clock=FAST)
     raw = json.loads(record.to_json())
-    assert raw["schema"] == 2 and len(raw["fault_log"]) == len(record.fault_log) > 0
+    assert raw["schema"] == SCHEMA and len(raw["fault_log"]) == len(record.fault_log) > 0
     del raw["fault_log"]
-    old = GameRecord.from_json(json.dumps({**raw, "schema": 1}))
+    old = GameRecord.from_json(json.dumps({**raw, "schema": 1,
+                                           "actions": list(record.actions)}))
     assert old.schema == 1 and old.fault_log == () and old.totals == record.totals
+    assert old.actions == record.actions
+
+
+@pytest.mark.parametrize("variant", ["indian13", "rummy51", "moroccan", "three_thirteen"])
+def test_schema_3_stores_the_actions_as_one_compact_text(variant: str) -> None:
+    """Each action its seat and its clauses' verb letters, joined by "/"; read back to the
+    same texts, a schema-2 list of the same actions reads the same, and the line shrinks."""
+    options = {"players": 2, "draw_cap": 30}
+    record = play_game(find_variant(variant), [GREEDY, RANDOM], seed=4, options=options)
+    raw = json.loads(record.to_json())
+    assert isinstance(raw["actions"], str) and raw["actions"].count("/") + 1 == \
+        len(record.actions)
+    assert GameRecord.from_json(record.to_json()) == record
+    listed = json.dumps({**raw, "schema": 2, "actions": list(record.actions)})
+    assert GameRecord.from_json(listed).actions == record.actions
+    assert len(record.to_json()) < 0.75 * len(listed)
+    assert tuple(replay(GameRecord.from_json(record.to_json())).totals) == record.totals
+
+
+def test_an_action_outside_the_compact_grammar_is_stored_as_a_list() -> None:
+    assert compact_actions(("0 stock", "0 discard 3C", "1 discard", "1 declare 2H")) == \
+        "0s/0d3C/1d/1x2H"
+    assert compact_actions(("0 meld 9H 10H JK=JH; lay 3 8H; take 2 5S; discard KS",)) == \
+        "0m9H 10H JK=JH;l3 8H;k2 5S;dKS"
+    odd = ("0 stock", "0 shout KS")
+    assert compact_actions(odd) == list(odd)
 
 
 def test_isolated_seats_play_the_same_game() -> None:

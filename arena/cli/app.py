@@ -11,8 +11,7 @@ import typer
 from typer.core import TyperArgument, TyperGroup
 
 from arena.cli import calculators, games, replay, scaffold, tournaments
-
-INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
+from arena.cli.common import INTERRUPTED
 
 
 class _OneLineErrors(TyperGroup):
@@ -31,9 +30,8 @@ class _OneLineErrors(TyperGroup):
             typer.echo(f"arena: error: {message}", err=True)
             sys.exit(exc.exit_code)
         except typer.Abort:
-            code = INTERRUPTED
-        if code == INTERRUPTED:  # Ctrl-C, which typer turns into a silent exit code
             typer.echo("arena: interrupted", err=True)
+            sys.exit(INTERRUPTED)
         sys.exit(code if isinstance(code, int) else 0)
 
 

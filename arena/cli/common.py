@@ -19,6 +19,7 @@ from arena.tournament.config import WORKERS
 from arena.tournament.config_bots import command_bot
 
 P = ParamSpec("P")
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
 
 
 R = TypeVar("R")
@@ -66,6 +67,9 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
             fail(str(exc), 2)
         except ArenaError as exc:
             fail(str(exc), 1)
+        except KeyboardInterrupt:  # Ctrl-C (typer would exit 130 without a word)
+            typer.echo("arena: interrupted", err=True)
+            raise typer.Exit(INTERRUPTED) from None
         raise AssertionError("unreachable")
 
     return wrapper
