@@ -81,8 +81,8 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         record keeps none (it rates, it does not replay), for a fraction of the memory."""
         try:
             stored: Any = _DECODER.decode(line)
-            played = expand_actions(stored.actions)
-            _check_places(stored, len(played))
+            played = expand_actions(stored.actions) if actions else ()
+            _check_places(stored, len(played) if actions else _count(stored.actions))
         except (msgspec.DecodeError, ValueError):  # refused: the checks below say why
             return cls._explained(line, actions)
         fields = {name: getattr(stored, name) for name in stored.__struct_fields__}
@@ -258,6 +258,11 @@ def expand_actions(stored: str | list[str] | tuple[str, ...]) -> tuple[str, ...]
     if not isinstance(stored, str):
         return tuple(stored)
     return tuple(_expand(token) for token in stored.split("/")) if stored else ()
+
+
+def _count(stored: str | tuple[str, ...]) -> int:
+    """How many actions a stored list or compact text holds, without reading them."""
+    return len(stored) if not isinstance(stored, str) else stored.count("/") + bool(stored)
 
 
 def _expand(token: str) -> str:
