@@ -30,6 +30,7 @@ from typer.testing import CliRunner, Result
 from arena.cli.app import app
 from arena.cli.common import MAX_HAND, MAX_MELD
 from arena.errors import BadInput
+from arena.records import read_games
 from arena.tournament.config import Config, load_config
 
 ROOT = Path(__file__).parent.parent
@@ -653,7 +654,6 @@ WRONG_TYPES: list[tuple[str, Any, str]] = [
     ("seat-a-text", lambda r: r.update(seats=["greedy", "random"]), "seats[]: expected an "),
     ("decisions-text", lambda r: r["seats"][1].update(decisions="8"), "decisions: expected"),
     ("schema-4", lambda r: r.update(schema=4), "schema: expected 1 to 3, got 4"),
-    ("compact-actions-bad", lambda r: r.update(actions="0s/0q3C"), "actions: '0q3C' is not a"),
     ("fault-log-seat", lambda r: r.update(fault_log=[{"at": 0, "seat": 5, "kind": "crash"}]),
      "fault_log: expected at 0 to"),
     ("actions-numbers", lambda r: r.update(actions=[1, 2]), "actions: expected a list of"),
@@ -675,6 +675,22 @@ def test_a_record_of_the_wrong_types_is_one_line(tmp_path: Path, results: Path, 
         message = refused("leaderboard", str(folder), *args)
         assert message.startswith(f"{games}:2: not a game record of schema 1 to 3 (ValueError: "
                                   f"{expected}"), message
+
+
+def test_a_compact_action_of_no_verb_is_refused_where_actions_are_read(
+        tmp_path: Path, results: Path) -> None:
+    """The leaderboard reads no actions (a record's points and seats rate it); a replay
+    reads them, and refuses a letter no verb has in one line naming the file and line."""
+    folder = tmp_path / "t"
+    shutil.copytree(results, folder)
+    games = folder / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    record = json.loads(lines[1])
+    record["actions"] = "0s/0q3C"
+    games.write_text("".join([lines[0], json.dumps(record) + "\n", *lines[2:]]), "utf-8")
+    with pytest.raises(BadInput, match=r"games.jsonl:2: .*'0q3C' is not a compact action"):
+        read_games(games)
+    assert runner.invoke(app, ["leaderboard", str(folder)]).exit_code == 0
 
 
 def test_a_deep_stored_config_is_one_line(tmp_path: Path, results: Path) -> None:
