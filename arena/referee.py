@@ -141,8 +141,8 @@ class Referee:
                 continue
             fault = s.ended(deadline)
             if fault:
-                self._fault(seat, fault, f"its game went on {END_GRACE_S:g} s after "
-                                         "end_game: killed")
+                self._fault(seat, fault, f"its game went on {END_GRACE_S + ENDED_WAIT_S:g} s "
+                                         "after end_game: killed")
 
     def _notify_all(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> None:
         for seat, s in enumerate(self.seats):  # a forfeited seat is told too: its game ends

@@ -12,7 +12,6 @@ import contextlib
 import gc
 import importlib
 import os
-import select
 import signal
 import sys
 import traceback
@@ -25,7 +24,6 @@ from arena.actions import Draw, Play
 from arena.errors import BadInput
 from arena.seats.bot import RESERVED, Bot, call_hook, find_module, load_class, module_file
 from arena.seats.protocol import (
-    END_GRACE_S,
     HOST_ENDED,
     ViewDecoder,
     decode_summary,
@@ -60,17 +58,15 @@ class LineReader:
 GAME_OVER, QUIT = 0, 3  # a game child's exit codes: next game, or stop serving
 ERROR_CHARS = 8000  # at most this much of a traceback travels in an error reply
 BOT_PATHS: list[str] = []  # the bot's own folders (--path): its code, never preloaded
-ENDS = (b'"end_game"', b'"quit"')  # the messages after which a game child must exit
 
 
 def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> None:
     """Answer requests until the referee closes the pipe or says quit.
 
     This process never runs the bot's own code: each game is played by a child forked at
-    its ``start_game``, which imports the bot, and reads only what this process forwards
-    to it. When the game ends the child must exit (it is killed after a short grace), so
-    the bot's memory, and anything it left running or on its scratch disk, ends with its
-    game: a duplicate deal cannot be recognised."""
+    its ``start_game``, which imports the bot and reads the game's messages. When the game
+    ends the child must exit, so the bot's memory, and anything it left running or on its
+    scratch disk, ends with its game: a duplicate deal cannot be recognised."""
     trusted = preload(target)
     reader = LineReader(stdin)
     while (raw := reader.next()) is not None:
@@ -82,58 +78,26 @@ def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> 
             continue  # news of a game already over (its child is gone): nothing to do
         if not _game(trusted or target, params, msg, reader, stdout):
             return  # quit, end of input, or the game child died: the referee sees EOF
-        _forget_game()
 
 
 def _game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
           stdout: BinaryIO) -> bool:
-    """Fork the game's child and forward its messages; True once the game has ended (its
-    child gone, killed if it outstayed its grace) and this process may serve the next."""
-    inbox, outbox = os.pipe()
+    """Fork the game's child, which reads the referee's lines itself, and wait for it to
+    exit: True once it ended its game on ``end_game``, and this process may serve the next.
+    The referee sends the next game's start only after this process's word that the child
+    (and everything it left running) is gone; a child that does not end is the referee's to
+    kill, with this whole process."""
     gc.freeze()  # the child's collections then skip (and do not copy) the host's objects
     child = os.fork()
     if child == 0:
-        os.close(outbox)
-        os.close(reader.fd)  # the child reads only what is forwarded to it
-        os._exit(_child_game(bot, params, hello, LineReader(inbox), stdout))
-    os.close(inbox)
-    os.set_blocking(outbox, False)
-    exited = os.pidfd_open(child)
-    ended = None
-    try:
-        ended = _forward(reader, outbox, exited)
-    finally:
-        os.close(outbox)
-        os.close(exited)
-        with contextlib.suppress(OSError):
-            os.kill(child, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(child, 0)
-    if ended is not None:  # the child is gone: this line cannot mix with one of its own
-        _send(stdout, {"type": HOST_ENDED, "killed": ended == "killed"})
-    return ended is not None
-
-
-def _forward(reader: LineReader, outbox: int, exited: int) -> str | None:
-    """Pass the referee's lines to the game child until its game ends: "exited" or
-    "killed" (it outstayed its grace after end_game); None after quit, at end of input or
-    when the child died mid-game (a crash, which the referee sees as end of input)."""
-    while True:
-        if not reader.ready():
-            ready = select.select([reader.fd, exited], [], [])[0]
-            if exited in ready:
-                return None
-        raw = reader.next()
-        if raw is None:
-            return None
-        try:
-            os.write(outbox, raw + b"\n")
-        except (BlockingIOError, BrokenPipeError):
-            return None  # a child that does not read its input is not playing
-        kind = str(orjson.loads(raw).get("type")) if any(end in raw for end in ENDS) else ""
-        if kind in ("end_game", "quit"):
-            gone = select.select([exited], [], [], END_GRACE_S)[0]  # else it is killed
-            return None if kind == "quit" else "exited" if gone else "killed"
+        os._exit(_child_game(bot, params, hello, reader, stdout))
+    reader.buffer = b""  # anything read past the start message was the child's to read
+    _, status = os.waitpid(child, 0)
+    if os.waitstatus_to_exitcode(status) != GAME_OVER:
+        return False  # quit, end of input, or the child died mid-game: the referee sees EOF
+    _forget_game()  # before the word: nothing of this game may read the next one's start
+    _send(stdout, {"type": HOST_ENDED})
+    return True
 
 
 def preload(target: str) -> Any:

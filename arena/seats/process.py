@@ -28,6 +28,7 @@ from arena.seats.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgrou
 from arena.seats.seat import Answer, Confinement, Limits
 
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
+WORD_S = 0.2  # for a host's word after end_game once the seats before it took the wait
 DRAIN_WAIT_S = 5.0  # for the rest of a killed bot's stderr to reach its log
 
 
@@ -200,9 +201,12 @@ class ProcessSeat:
                 return "unreadable"
             if not isinstance(msg, dict):
                 return "unreadable"
-            late = (isinstance(msg.get("id"), int) and (request_id is None or
-                                                        msg["id"] < request_id)) \
-                or msg.get("type") == HOST_ENDED  # a host's word on a game already over
+            if msg.get("type") == HOST_ENDED:  # the game child exited
+                if request_id is not None:
+                    return "crash"  # mid-game, whatever status it gave: its game is gone
+                continue  # before a ready: the word on a game already over
+            late = isinstance(msg.get("id"), int) and (request_id is None or
+                                                       msg["id"] < request_id)
             if late:  # the answer to a request already given up on: ignored
                 if time.monotonic() > deadline:
                     return "timeout"
@@ -330,23 +334,26 @@ class ProcessSeat:
         return False  # still writing: a flood, not a late answer
 
     def ended(self, deadline: float) -> str | None:
-        """After end_game, the Python host's word that the game's child exited: a timeout
-        fault if it had to be killed, or if the word does not come by ``deadline``. A bot
-        still on a decision it timed out on (counted already) is stopped at once; a command
-        bot's process simply ends with its game."""
+        """After end_game, the Python host's word that the game's child exited; without it
+        by ``deadline``, a timeout fault, and the process is stopped (the child still
+        reads this seat's input: the next game's start must not reach it). A bot still on
+        a decision it timed out on (counted already) is stopped at once; a command bot's
+        process simply ends with its game."""
         if self.new_process_each_game or self.proc is None or self.proc.poll() is not None:
             return None
         if self.stale is not None:  # still deciding past its deadline: nothing to wait for
             self._kill()
             return None
+        deadline = max(deadline, time.monotonic() + WORD_S)  # a word already sent is read
         for _ in range(STALE_LINES + 1):
             line = self._read_line(deadline)
             if isinstance(line, str):
-                return "timeout" if line == "timeout" else None
+                break
             with contextlib.suppress(ValueError, RecursionError):
                 msg = orjson.loads(line)
                 if isinstance(msg, dict) and msg.get("type") == HOST_ENDED:
-                    return "timeout" if msg.get("killed") else None
+                    return None
+        self._kill()
         return "timeout"
 
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:

@@ -19,7 +19,7 @@ from arena.seats.bot import GameInfo
 from arena.variants import find_variant
 
 PROTOCOL = 2  # 2: a view carries its variant family's fields only, and plays
-END_GRACE_S = 2.0  # after end_game, a game child's time to exit before it is killed
+END_GRACE_S = 2.0  # after end_game, a game child's time to exit (the referee adds a margin)
 HOST_ENDED = "game_over"  # the Python host's line after end_game: its game child is gone
 MAX_LINE = 1 << 20  # bytes a reply line may take before it counts as unreadable
 
