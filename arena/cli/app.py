@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperArgument, TyperGroup
 
-from arena.cli import calculators, games, replay, scaffold, tournaments
+from arena.cli import calculators, games, replay, report, scaffold, tournaments
 from arena.cli.common import INTERRUPTED
 
 
@@ -78,6 +78,7 @@ app.command()(tournaments.leaderboard)
 app.command()(tournaments.sprt)
 app.command()(calculators.variants)
 app.command("new-bot")(scaffold.new_bot)
+app.command()(report.report)
 
 
 def main() -> None:

@@ -1,6 +1,8 @@
 """The leaderboard and the head-to-head table printed in any tabulate format, or as CSV or
 JSON. The default table fits a 100-column terminal; ``wide`` gives every column. Under a
-table, one line each for what a reader must know to trust it (:func:`footnotes`)."""
+table, one line each for what a reader must know to trust it (:func:`footnotes`). As html
+the leaderboard is a whole page (:func:`html_page`), its table the fragment the tournament
+report shows too (:func:`html_leaderboard`)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,9 @@ TABLE_HEADERS = ["rank", "bot", "Elo", "95% CI", "games", "wins", "points", "95%
                  "vs field", "95% CI", "mean rank", "openskill", "faults", "LOS next"]
 COMPACT_HEADERS = ["rank", "bot", "Elo ± 95%", "games", "win %", "points", "vs field ± 95%",
                    "openskill", "faults", "LOS next"]
+HTML_HEADERS = ["rank", "bot", "Elo", "Elo 95% CI", "games", "wins", "points", "points 95% CI",
+                "vs field", "vs field 95% CI", "mean rank", "openskill", "faults",
+                "LOS next"]  # the wide table's, each interval named after its column
 ANCHOR = "anchor"  # the Elo interval cell of the bot the scale is fixed to
 
 
@@ -45,6 +50,8 @@ def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
         return json.dumps([asdict(r) for r in rows], indent=2)
     if fmt == "csv":
         return _csv(HEADERS, [list(asdict(r).values()) for r in rows])
+    if fmt == "html":
+        return html_page(rows, footing, wide=wide)
     anchor = footing.anchor if footing is not None else None
     if wide:
         text = tabulate(_wide(rows, anchor), TABLE_HEADERS, tablefmt=_TABULATE[fmt])
@@ -165,14 +172,78 @@ def _count(n: int, noun: str) -> str:
 
 
 def _with_notes(table: str, notes: Sequence[str], fmt: str) -> str:
-    """The table with its footnotes: plain lines, a paragraph after a blank line for the
-    markup formats (a line right under a pipe table would join it), paragraphs in html."""
+    """The table with its footnotes: plain lines, or a paragraph after a blank line for the
+    markup formats (a line right under a pipe table would join it)."""
     if not notes:
         return table
-    if fmt == "html":
-        return "\n".join([table, *(f"<p>{html.escape(n)}</p>" for n in notes)])
     gap = [""] if fmt != "plain" else []
     return "\n".join([table, *gap, *notes])
+
+
+# The html page's styles; the report opens its own with them, for the same table
+HTML_STYLE = """\
+:root { --ink: #1d2430; --muted: #5b6575; --line: #d9dee7; --paper: #ffffff;
+        --band: #f4f6fa; --accent: #2f5d9e; }
+body { margin: 0; background: var(--band); color: var(--ink);
+       font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans",
+             "DejaVu Sans", sans-serif; }
+main { max-width: 76rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+h1 { font-size: 1.75rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.3rem; margin: 2.25rem 0 .75rem; padding-bottom: .25rem;
+     border-bottom: 2px solid var(--line); }
+.lead { color: var(--muted); margin: 0 0 1rem; }
+.table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line);
+              border-radius: 6px; }
+table.leaderboard { border-collapse: collapse; width: 100%; font-size: .95rem;
+                    font-variant-numeric: tabular-nums; }
+table.leaderboard th, table.leaderboard td { padding: .4rem .5rem; white-space: nowrap;
+                                             border-bottom: 1px solid var(--line); }
+table.leaderboard thead th { background: var(--band); font-weight: 600; text-align: right;
+                             vertical-align: bottom; white-space: normal; line-height: 1.25; }
+table.leaderboard td { text-align: right; }
+table.leaderboard .bot { text-align: left; font-weight: 600; }
+table.leaderboard tbody tr:nth-child(even) { background: #fafbfd; }
+table.leaderboard tbody tr:last-child td { border-bottom: none; }
+p.note { color: var(--muted); font-size: .92rem; margin: .6rem 0 0; }
+"""
+
+
+_BOT_CLASS = ' class="bot"'
+_COLUMN = ' scope="col"'
+
+
+def html_leaderboard(rows: Sequence[Standing], footing: Footing | None = None, *,
+                     wide: bool = False) -> str:
+    """The leaderboard as an html table, one header a column, and its footnotes as
+    paragraphs: the one markup both the html page and the tournament report show."""
+    anchor = footing.anchor if footing is not None else None
+    headers = HTML_HEADERS if wide else COMPACT_HEADERS
+    table = [[str(cell) for cell in row] for row in _wide(rows, anchor)] if wide else \
+        _compact(rows, anchor)
+
+    def cells(tag: str, values: Sequence[str]) -> str:
+        return "".join(f"<{tag}{_BOT_CLASS if h == 'bot' else ''}"
+                       f"{_COLUMN if tag == 'th' else ''}>{html.escape(v)}</{tag}>"
+                       for h, v in zip(headers, values, strict=True))
+    body = "\n".join(f"<tr>{cells('td', row)}</tr>" for row in table)
+    notes = [] if footing is None else footnotes(footing, wide=wide)
+    return "\n".join([f'<div class="table-wrap"><table class="leaderboard">\n'
+                      f"<thead><tr>{cells('th', headers)}</tr></thead>\n"
+                      f"<tbody>\n{body}\n</tbody>\n</table></div>",
+                      *(f'<p class="note">{html.escape(n)}</p>' for n in notes)])
+
+
+def html_page(rows: Sequence[Standing], footing: Footing | None = None, *,
+              wide: bool = False) -> str:
+    """The leaderboard as a standalone html page: a file to open or mail, styled as the
+    report's leaderboard, fetching nothing."""
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>Leaderboard</title>", f"<style>\n{HTML_STYLE}</style>", "</head>",
+        "<body>", "<main>", "<h1>Leaderboard</h1>",
+        '<p class="lead">Best Elo first; points are penalty points, lower is better.</p>',
+        html_leaderboard(rows, footing, wide=wide), "</main>", "</body>", "</html>"])
 
 
 def _check_format(fmt: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import random
@@ -176,7 +177,9 @@ def test_github_and_html_shapes() -> None:
     github = render(rows, "github").splitlines()
     assert github[0].startswith("|") and set(github[1]) <= set("|-: ")
     assert len(github) == 2 + len(rows)
-    assert render(rows, "html").startswith("<table>")
+    page = render(rows, "html")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert page.count("<tr>") - 1 == len(rows)
     assert render(rows, "markdown").splitlines()[0].startswith("|")
 
 
@@ -372,7 +375,8 @@ def test_footnotes_sit_under_every_table_format_but_not_in_data() -> None:
     assert render(rows.rows, "plain", footing=rows.footing).endswith("\n" + note)
     for fmt in ("github", "markdown"):  # a blank line, or the note would join the table
         assert render(rows.rows, fmt, footing=rows.footing).endswith("|\n\n" + note)
-    assert render(rows.rows, "html", footing=rows.footing).endswith(f"</table>\n<p>{note}</p>")
+    page = render(rows.rows, "html", footing=rows.footing)
+    assert page.index("</table>") < page.index(f'<p class="note">{html.escape(note)}</p>')
     for fmt in ("csv", "json"):
         assert note not in render(rows.rows, fmt, footing=rows.footing)
 

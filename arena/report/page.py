@@ -1,0 +1,104 @@
+"""The report as one html file: the template filled with the tournament, its leaderboard,
+plots and replays, every style, script and plot inlined so that it opens offline."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from arena.errors import BadInput
+from arena.ratings.leaderboard import board, head_to_head
+from arena.ratings.render import HTML_STYLE, html_leaderboard
+from arena.records import GameRecord, read_games
+from arena.report.plots import report_plots
+from arena.report.replays import game_replay
+from arena.report.summary import GAMES_FILE, tournament
+from arena.tournament.results import stored_anchor, teams_of
+
+REPORT_FILE = "report.html"
+TEMPLATE = "report.html.j2"
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A report on disk: where, its size in bytes, its games and those that do not replay."""
+
+    path: Path
+    size: int
+    games: int
+    broken: int
+
+
+def write_report(where: Path, out: Path | None = None) -> Written:
+    """Read a results folder (or its games.jsonl) and write its report, by default into the
+    folder as report.html."""
+    games = where / GAMES_FILE if where.is_dir() else where
+    if not games.is_file():
+        raise BadInput(f"{where}: no {GAMES_FILE} here")
+    records = sorted(read_games(games), key=lambda r: r.id)
+    if not records:
+        raise BadInput(f"{games}: no games recorded yet")
+    text, broken = report_html(games.parent, records)
+    path = out if out is not None else games.parent / REPORT_FILE
+    data = text.encode("utf-8")
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot write the report ({exc.strerror or exc})") from exc
+    return Written(path, len(data), len(records), broken)
+
+
+def report_html(folder: Path, records: Sequence[GameRecord]) -> tuple[str, int]:
+    """The report page of a folder's records, and how many of its games do not replay."""
+    teams = teams_of(records)
+    rated = board(records, anchor=stored_anchor(folder), teams=teams)
+    meetings = head_to_head(records, teams=teams)
+    replays = [game_replay(r) for r in records]
+    broken = [(g["id"], g["error"]) for g in replays if "error" in g]
+    plots = report_plots(rated.rows, meetings, records)
+    page = _environment().get_template(TEMPLATE).render(
+        t=tournament(folder, records), folder=str(folder),
+        leaderboard=Markup(html_leaderboard(rated.rows, rated.footing, wide=True)),
+        plots=[(p, Markup(p.svg)) for p in plots],
+        games=[(g["id"], g["bots"], "error" in g) for g in replays], broken=broken,
+        style=Markup(HTML_STYLE + _static("report.css")),
+        script=Markup(_static("viewer.js")), data=packed_json({"games": replays}))
+    return page, len(broken)
+
+
+def packed_json(value: Any) -> str:
+    """JSON gzipped and in base64, to embed in a <script> element: a tenth of the JSON's
+    size, in an alphabet (letters, digits, + / =) that can never end the element; the JSON
+    inside holds no ``<`` either (escaped as in a script)."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+    return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=9,
+                                          mtime=0)).decode("ascii")
+
+
+def unpacked_json(packed: str) -> Any:
+    """The value :func:`packed_json` packed."""
+    return json.loads(gzip.decompress(base64.b64decode(packed)))
+
+
+def _environment() -> Environment:
+    """Templates from the package, every value escaped unless marked as markup."""
+    return Environment(loader=PackageLoader("arena.report", "templates"), autoescape=True,
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                       keep_trailing_newline=True)
+
+
+def _static(name: str) -> str:
+    """A style sheet or script shipped with the package, to inline in the page."""
+    text = (resources.files("arena.report") / "static" / name).read_text(encoding="utf-8")
+    if "</" + "script" in text.lower() or "</" + "style" in text.lower():
+        raise AssertionError(f"{name} would end the element it is inlined in")
+    return text

@@ -1,0 +1,359 @@
+"""`arena report`: one html file of a real tournament that fetches nothing, with every bot,
+game, leaderboard row and plot in it, and replay data true to the records; and the
+leaderboard's html format as a whole page."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from msgspec import to_builtins
+from msgspec.structs import replace
+from typer.testing import CliRunner
+
+from arena.cards import Card
+from arena.cli.app import app
+from arena.ratings.leaderboard import board
+from arena.records import GameRecord, read_games
+from arena.replay import steps
+from arena.tournament.results import stored_anchor, teams_of
+
+runner = CliRunner()
+PLOTS = ("elo", "h2h", "points", "faults", "times")
+
+
+def tournament_config(name: str, variant: str, players: int, games: int, seed: int,
+                      extra: str = "") -> str:
+    """A round robin of the built-in bots, in process, on one worker."""
+    bots = ["greedy: bots.greedy:GreedyBot", "random: bots.random_bot:RandomBot",
+            "greedy-2: bots.greedy:GreedyBot"][:max(players, 2)]
+    listed = "".join(f"  - name: {b.split(': ')[0]}\n    module: {b.split(': ')[1]}\n"
+                     for b in bots)
+    return (f"name: {name}\nvariant: {variant}\noptions:\n  players: {players}\n{extra}"
+            f"bots:\n{listed}format:\n  games: {games}\n  duplicate: true\nseed: {seed}\n"
+            "isolation: inprocess\nworkers: 1\n")
+
+
+def played(root: Path, config: str) -> Path:
+    """The results folder of a tournament played with `arena run`."""
+    path = root / "config.yaml"
+    path.write_text(config, "utf-8")
+    done = runner.invoke(app, ["run", str(path), "--out", str(root / "results")])
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    (folder,) = (root / "results").iterdir()
+    return folder
+
+
+def reported(folder: Path, *args: str) -> str:
+    """`arena report FOLDER`, which must succeed in one line; the page it wrote."""
+    done = runner.invoke(app, ["report", str(folder), *args])
+    assert done.exit_code == 0, (done.stdout, done.stderr, done.exception)
+    assert len(done.stdout.splitlines()) == 1 and " games, " in done.stdout, done.stdout
+    out = Path(args[args.index("-o") + 1]) if "-o" in args else folder / "report.html"
+    return out.read_text("utf-8")
+
+
+def replay_data(page: str) -> dict[str, Any]:
+    """The viewer's data, unpacked here with the standard library alone."""
+    found = re.search(r'<script type="application/octet-stream" id="replay-data"[^>]*>'
+                      r"([A-Za-z0-9+/=\s]*)</script>", page)
+    assert found, "no replay data in the page"
+    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+    return data
+
+
+class Tables(HTMLParser):
+    """The cells of every <table> of a page, by the table's class: rows of (tag, text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[list[tuple[str, str]]]] = {}
+        self._table: list[list[tuple[str, str]]] | None = None
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self._table = self.tables.setdefault(dict(attrs).get("class") or "", [])
+        elif tag == "tr" and self._table is not None:
+            self._table.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None and self._table is not None:
+            self._table[-1].append((tag, "".join(self._cell).strip()))
+            self._cell = None
+        elif tag == "table":
+            self._table = None
+
+
+def tables(page: str) -> dict[str, list[list[tuple[str, str]]]]:
+    parser = Tables()
+    parser.feed(page)
+    return parser.tables
+
+
+def hands_by_step(game: dict[str, Any]) -> list[list[list[int]] | None]:
+    """The hands the viewer shows at each step, rebuilt from its packed steps as the
+    viewer's keys say (the docstring of arena/report/replays.py); None at a round's end."""
+    shown: list[list[list[int]] | None] = []
+    hands: list[list[int]] = []
+    for entry in game["steps"]:
+        if "s" not in entry:
+            hands = [list(h) for h in entry["H"]]
+        elif "r" not in entry:
+            changes = [*entry.get("h", [])]
+            gained = entry.get("+", [entry["d"]] if "d" in entry else [])
+            changes.append([entry["s"], gained, entry.get("-", [])])
+            for seat, add, remove in changes:
+                for code in remove:
+                    hands[seat].remove(code)
+                hands[seat] = sorted(hands[seat] + add)
+        shown.append(None if "r" in entry else [list(h) for h in hands])
+    return shown
+
+
+def codes(cards: tuple[Card, ...]) -> list[int]:
+    return sorted(c.code for c in cards)
+
+
+# ------------------------------------------------------------------ a small real tournament
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return played(tmp_path_factory.mktemp("tiny"),
+                  tournament_config("tiny", "indian13", 2, 10, 11))
+
+
+@pytest.fixture(scope="module")
+def page(folder: Path) -> str:
+    return reported(folder)
+
+
+@pytest.fixture(scope="module")
+def records(folder: Path) -> list[GameRecord]:
+    return sorted(read_games(folder / "games.jsonl"), key=lambda r: r.id)
+
+
+def test_the_report_names_the_tournament_every_bot_and_every_game(
+        page: str, records: list[GameRecord]) -> None:
+    assert "<title>tiny · Rummy Arena report</title>" in page
+    assert records[0].variant in page and f"<dd>{len(records)}</dd>" in page
+    for bot in ("greedy", "random"):
+        assert f'<td class="bot">{bot}</td>' in page
+    for record in records:
+        assert f'{record.id}: {" v ".join(s.bot for s in record.seats)}</option>' in page
+    assert "time of games.jsonl" in page and "carry no timestamps" in page
+
+
+def test_the_report_holds_the_leaderboard_rows_with_their_intervals(
+        folder: Path, page: str, records: list[GameRecord]) -> None:
+    rows = board(records, anchor=stored_anchor(folder), teams=teams_of(records)).rows
+    table = tables(page)["leaderboard"]
+    header, *body = table
+    names = [text for _, text in header]
+    assert all(tag == "th" for tag, _ in header) and len(names) == len(set(names))
+    assert "Elo 95% CI" in names and "points 95% CI" in names
+    assert [[text for _, text in line][:3] for line in body] == \
+        [[str(r.rank), r.bot, str(round(r.elo))] for r in rows]
+    interval = names.index("Elo 95% CI")
+    for line, row in zip(body, rows, strict=True):
+        assert len(line) == len(names)
+        if row.elo_low is not None:
+            assert line[interval][1].startswith("[")
+
+
+def test_the_report_inlines_every_plot_as_svg(page: str) -> None:
+    for key in PLOTS:
+        figure = re.search(rf'<figure class="plot" id="plot-{key}">(.*?)</figure>', page, re.S)
+        assert figure, key
+        assert "<svg " in figure.group(1) and "</svg>" in figure.group(1), key
+        assert "<figcaption>" in figure.group(1), key
+    assert page.count("<svg ") >= len(PLOTS)
+    times = re.search(r'id="plot-times">.*?<figcaption>(.*?)</figcaption>', page, re.S)
+    assert times and "over the bot" in times.group(1)
+
+
+def test_the_report_fetches_nothing(page: str) -> None:
+    for fetch in ('src="http', "src='http", 'href="http', "@import", "url(http", "url('http",
+                  'url("http', "<link", "<iframe", "<img"):
+        assert fetch not in page, fetch
+    assert " src=" not in page
+    assert [t for t in re.findall(r'href="([^"]*)"', page) if not t.startswith("#")] == []
+    assert "<?xml" not in page and "<!DOCTYPE svg" not in page
+
+
+def test_the_viewer_data_matches_the_records(page: str, records: list[GameRecord]) -> None:
+    games = replay_data(page)["games"]
+    assert [g["id"] for g in games] == [r.id for r in records]
+    for game, record in zip(games, records, strict=True):
+        assert game["bots"] == [s.bot for s in record.seats]
+        assert "error" not in game
+        deals = [entry for entry in game["steps"] if "s" not in entry]
+        assert len(deals) == len(record.rounds)
+        assert len(game["steps"]) == len(record.actions) + len(record.rounds)
+        assert [e["a"] for e in game["steps"] if "s" in e] == \
+            [a.partition(" ")[2] for a in record.actions]
+        assert game["steps"][-1]["r"]["t"] == list(record.totals)
+        assert game["totals"] == list(record.totals)
+
+
+def test_the_viewer_data_rebuilds_every_hand_of_every_step(
+        page: str, records: list[GameRecord]) -> None:
+    game, record = replay_data(page)["games"][0], records[0]
+    for shown, step in zip(hands_by_step(game), steps(record), strict=True):
+        if shown is not None:
+            assert shown == [codes(h) for h in step.after.hands]
+        else:
+            assert step.ended is not None
+
+
+def test_a_draw_from_the_stock_keeps_its_card_from_the_other_seats(page: str) -> None:
+    game = replay_data(page)["games"][0]
+    stock = [e for e in game["steps"] if e.get("a") == "stock"]
+    assert stock and all(e["w"] == 1 and "d" in e for e in stock)
+    assert all(e.get("u", "draws from the stock") == "draws from the stock" for e in stock)
+
+
+def test_a_game_of_several_rounds_with_melds(tmp_path: Path) -> None:
+    folder = played(tmp_path, tournament_config("laying", "rummy51", 3, 3, 5,
+                                                "  match: {rounds: 2}\n"))
+    page = reported(folder, "-o", str(tmp_path / "laying.html"))
+    records = sorted(read_games(folder / "games.jsonl"), key=lambda r: r.id)
+    for game, record in zip(replay_data(page)["games"], records, strict=True):
+        assert len(game["steps"]) == len(record.actions) + len(record.rounds)
+        ends = [e["r"] for e in game["steps"] if "r" in e]
+        assert [r["pen"] for r in ends] == [list(r.penalties) for r in record.rounds]
+        assert ends[-1]["t"] == list(record.totals)
+        for shown, step in zip(hands_by_step(game), steps(record), strict=True):
+            assert shown is None or shown == [codes(h) for h in step.after.hands]
+    assert any("m" in e and e["m"] for g in replay_data(page)["games"] for e in g["steps"])
+    assert not (folder / "report.html").exists()
+
+
+# ------------------------------------------------------------ untrusted text and bad records
+
+
+def tampered(folder: Path, target: Path, edit: Any) -> Path:
+    """A results folder of the same games, each record passed through ``edit`` (and written
+    with its actions as a list, which every schema reads)."""
+    target.mkdir()
+    records = read_games(folder / "games.jsonl")
+    (target / "games.jsonl").write_text(
+        "".join(json.dumps(to_builtins(edit(i, r))) + "\n" for i, r in enumerate(records)),
+        "utf-8")
+    return target
+
+
+def test_bot_names_and_errors_are_escaped_and_a_game_that_does_not_replay_is_listed(
+        folder: Path, tmp_path: Path) -> None:
+    hostile = "</script><img src=x onerror=alert(1)>$x$"
+
+    def edit(i: int, record: GameRecord) -> GameRecord:
+        seats = tuple(replace(s, bot=hostile if s.bot == "greedy" else s.bot)
+                      for s in record.seats)
+        actions = record.actions
+        if i == 0:
+            actions = (actions[0], actions[1].split(" ")[0] + " <b>bogus</b>", *actions[2:])
+        return replace(record, seats=seats, actions=actions)
+
+    bad = tampered(folder, tmp_path / "hostile", edit)
+    done = runner.invoke(app, ["report", str(bad)])
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    assert "1 do not replay" in done.stdout
+    page = (bad / "report.html").read_text("utf-8")
+    assert "<img" not in page and "<b>bogus" not in page and "</script><" not in page
+    assert "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;$x$" in page
+    assert "Games that do not replay" in page and "&lt;b&gt;bogus&lt;/b&gt;" in page
+    games = replay_data(page)["games"]
+    broken = [g for g in games if "error" in g]
+    assert len(broken) == 1 and "bogus" in broken[0]["error"]
+    assert any(hostile in g["bots"] for g in games)
+    assert "(does not replay)</option>" in page
+    assert "unknown (no config.yaml)" in page  # no config: what the bots run is unknown
+
+
+def test_a_record_whose_totals_do_not_replay_is_listed_not_dropped(
+        folder: Path, tmp_path: Path) -> None:
+    def edit(i: int, record: GameRecord) -> GameRecord:
+        if i != 2:
+            return record
+        *first, last = record.rounds
+        last = replace(last, penalties=tuple(p + 1 for p in last.penalties))
+        return replace(record, totals=tuple(t + 1 for t in record.totals),
+                       rounds=(*first, last))
+
+    bad = tampered(folder, tmp_path / "totals", edit)
+    page = reported(bad)
+    games = replay_data(page)["games"]
+    broken = [g for g in games if "error" in g]
+    assert len(broken) == 1 and "differ from the record" in broken[0]["error"]
+    assert len(games) == len(read_games(bad / "games.jsonl"))
+    assert f"<code>{broken[0]['id']}</code>: " in page
+
+
+def test_a_folder_without_games_is_one_line_of_error(tmp_path: Path) -> None:
+    done = runner.invoke(app, ["report", str(tmp_path)])
+    assert done.exit_code == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"arena: error: {tmp_path}: no games.jsonl here"]
+    (tmp_path / "games.jsonl").write_text("", "utf-8")
+    done = runner.invoke(app, ["report", str(tmp_path)])
+    assert done.exit_code == 2 and done.stderr.startswith("arena: error: ")
+    assert "no games recorded yet" in done.stderr
+
+
+def test_an_output_that_cannot_be_written_is_one_line_of_error(folder: Path,
+                                                               tmp_path: Path) -> None:
+    done = runner.invoke(app, ["report", str(folder), "-o", str(tmp_path / "no" / "r.html")])
+    assert done.exit_code == 2 and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith("arena: error: ") and "cannot write the report" in done.stderr
+
+
+def test_matplotlib_is_imported_only_by_the_report() -> None:
+    code = "import sys, arena.cli.app; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
+
+
+# ------------------------------------------------------------- the leaderboard as html
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_the_html_leaderboard_is_a_whole_page_with_one_header_a_column(
+        folder: Path, records: list[GameRecord], wide: bool) -> None:
+    done = runner.invoke(app, ["leaderboard", str(folder), "--format", "html",
+                               *(["--wide"] if wide else [])])
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    text = done.stdout
+    assert text.startswith("<!DOCTYPE html>\n") and text.rstrip().endswith("</html>")
+    assert "<title>" in text and "<h1>" in text and "<style>" in text
+    header, *body = tables(text)["leaderboard"]
+    names = [name for _, name in header]
+    assert all(tag == "th" for tag, _ in header)
+    assert len(re.findall(r"<th[ >]", text)) == len(names) == len(set(names))
+    assert "95% CI" not in names
+    assert len(body) == len({s.bot for r in records for s in r.seats})
+    assert all(len(line) == len(names) for line in body)
+    assert ("mean rank" in names) == wide
+    notes = re.findall(r'<p class="note">(.*?)</p>', text)
+    assert notes and all("\n" not in n for n in notes)
+
+
+def test_the_other_leaderboard_formats_are_unchanged(folder: Path) -> None:
+    done = runner.invoke(app, ["leaderboard", str(folder), "--format", "github"])
+    assert done.exit_code == 0 and done.stdout.startswith("| ")
+    assert "<" not in done.stdout
