@@ -26,9 +26,11 @@ runner = CliRunner()
 def session(*args: str, plain: bool = True) -> pexpect.spawn:
     """`arena play` in a pseudo-terminal, as a person would start it."""
     env = {**os.environ, "NO_COLOR": "1"} if plain else dict(os.environ)
-    return pexpect.spawn(sys.executable, ["-m", "arena.cli", "play", *args], timeout=120,
+    term = pexpect.spawn(sys.executable, ["-m", "arena.cli", "play", *args], timeout=120,
                          encoding="utf-8", dimensions=(50, 250), cwd=str(Path.cwd()),
                          env=env)
+    term.delaybeforesend = None  # each answer waits for its prompt already
+    return term
 
 
 def test_a_person_plays_a_whole_game_from_the_terminal() -> None:
@@ -60,6 +62,28 @@ def test_a_person_plays_a_whole_game_from_the_terminal() -> None:
     assert term.exitstatus == 0, table
     assert decisions >= 2 and refusals == 2
     assert re.search(r"^\s+0\s+human\s+\d+\s+\d+\s+\d\s+0\s*$", table, re.M), table
+
+
+@pytest.mark.parametrize("variant", ["rummy51", "moroccan", "three_thirteen"])
+def test_a_person_plays_a_laying_or_a_three_thirteen_game_by_hints(variant: str) -> None:
+    """Melds, lay-offs and the rising threshold (R51, MAR), eleven rounds (TT): the
+    advice's answers, typed as a person would, are accepted to the game's end, fault-free."""
+    term = session(variant, "human", "greedy", "-o", "players=2", "-o", "draw_cap=40",
+                   "--seed", "2")
+    decisions = 0
+    while term.expect([PROMPT, r"rank\s+faults", r"refused: "]) == 0:
+        term.sendline("hint")
+        term.expect(HINT)
+        answer = term.match.group(1)
+        term.expect(PROMPT)
+        term.sendline(answer)
+        decisions += 1
+    assert "refused" not in term.after, term.before[-300:]
+    term.expect(pexpect.EOF)
+    table = term.before
+    term.close()
+    assert term.exitstatus == 0 and decisions > 10
+    assert re.search(r"^\s+0\s+human\s.*\s0\s*$", table, re.M), table
 
 
 def test_the_end_of_input_stops_the_game_as_ctrl_c_does() -> None:
