@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -26,12 +27,20 @@ from arena.ratings.render import FORMATS, render, render_h2h
 from arena.ratings.sprt import Sprt
 from arena.records import GameRecord, read_games
 from arena.seats import confine
-from arena.tournament.config import GAMES, MAX_GAMES, SEED, Config, load_config
+from arena.tournament.config import (
+    GAMES,
+    MAX_GAMES,
+    SEED,
+    Config,
+    cluster_address,
+    load_config,
+)
 from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
 from arena.tournament.sprt_run import run_sprt
 
 FORMAT_WORDS = "|".join(FORMATS)
+CLUSTER_VARIABLE = "ARENA_CLUSTER"
 
 
 @guarded
@@ -50,10 +59,14 @@ def run(
                                      help="Leaderboard format.")] = "plain",
     wide: Annotated[bool, typer.Option("--wide", help="Every column of the leaderboard "
                                        "(the default fits 100 columns).")] = False,
+    cluster: Annotated[str | None, typer.Option(
+        metavar="ADDRESS", help="Play on the Dask cluster whose scheduler is at ADDRESS "
+        f"(tcp://HOST:8786; local: the local pool). Default: ${CLUSTER_VARIABLE}, else the "
+        "config's cluster:, else local (docs/cluster.md).")] = None,
 ) -> None:
     """Play a tournament (resuming one that was stopped) and print the leaderboard."""
     cfg = load_config(config, overrides={"workers": workers, "games": games, "seed": seed,
-                                         "output": out})
+                                         "output": out, **_cluster_choice(cluster)})
     render(standings([]), fmt)  # reject a bad --format before playing
     _warn_if_unconfined(cfg)
     try:
@@ -67,6 +80,19 @@ def run(
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+def _cluster_choice(option: str | None) -> dict[str, Any]:
+    """The cluster named by --cluster, else by $ARENA_CLUSTER, as a config override; none
+    when neither names one (the config's cluster: decides)."""
+    for text, source in ((option, "--cluster"),
+                         (os.environ.get(CLUSTER_VARIABLE, "").strip(), f"${CLUSTER_VARIABLE}")):
+        if text:
+            try:
+                return {"cluster": cluster_address(text)}
+            except BadInput as exc:
+                raise BadInput(f"{source}: {exc}") from exc
+    return {}
 
 
 def _print_board(records: Sequence[GameRecord], *, anchor: Anchor | None, fmt: str,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -41,10 +42,12 @@ FORMATS = ("round-robin", "gauntlet")
 POLICIES = ("safe_action", "random_legal")
 ISOLATION = ("process", "inprocess")
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
-            "limits", "workers", "seed", "output", "rating")
+            "limits", "workers", "seed", "output", "rating", "cluster")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
 HOUR_MS = 3_600_000
 MAX_GAMES = 1_000_000  # in one tournament: its list of pairings still fits in memory
+CLUSTER_ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://[^\s/]{1,253}:[0-9]{1,5}")
+LOCAL = "local"  # the cluster "address" of the local pool: overrides a config's cluster
 
 
 
@@ -94,6 +97,7 @@ class Config:
     seed: int | None = None  # None: drawn at random when the tournament starts (settle_seed)
     output: Path = Path("results")
     anchor: tuple[str, float] | None = None  # rating: {anchor: {bot: elo}}; None: mean 1500
+    cluster: str | None = None  # a Dask scheduler's address; None: the local pool
 
     @property
     def game(self) -> type[Game]:
@@ -116,7 +120,8 @@ class Config:
         return self.output / self.name
 
     def identity(self) -> dict[str, Any]:
-        """What decides the games: a resumed run must match it (workers and output don't)."""
+        """What decides the games: a resumed run must match it (workers, output and cluster
+        don't: a tournament moves between the local pool and a cluster and resumes)."""
         return {"name": self.name, "variant": self.game.version, "options": dict(self.options),
                 "bots": [{"name": b.name, "target": b.target, "params": dict(b.params),
                           "source": b.source_hash(), **_env_identity(b)} for b in self.bots],
@@ -177,6 +182,30 @@ def config_from(raw: Mapping[str, Any], *, base: str | Path = ".",
 
 
 
+def cluster_address(text: Any) -> str | None:
+    """A Dask scheduler's address as given, None for ``local``; BadInput says what was
+    expected (its caller names where the text came from)."""
+    if text == LOCAL:
+        return None
+    if not isinstance(text, str) or not CLUSTER_ADDRESS.fullmatch(text):
+        raise BadInput(f"expected a Dask scheduler address such as tcp://10.0.0.5:8786, or "
+                       f"{LOCAL}, got {shown(text)}")
+    return text
+
+
+def _cluster(raw: Mapping[str, Any], where: _Where, over: Mapping[str, Any]) -> str | None:
+    """The cluster to play on: the command line's (or environment's) choice, checked by its
+    caller, else the file's ``cluster:``."""
+    if "cluster" in over:
+        return over["cluster"]  # type: ignore[no-any-return]
+    if "cluster" not in raw:
+        return None
+    try:
+        return cluster_address(raw["cluster"])
+    except BadInput as exc:
+        raise where.error(("cluster",), str(exc)) from exc
+
+
 def _override(over: Mapping[str, Any], key: str, bound: Bound) -> Any:
     """A command-line value (``--workers``) that replaces the file's, checked the same way."""
     value = over.get(key)
@@ -219,7 +248,8 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
                     seed=_override(over, "seed", SEED) if over.get("seed") is not None
                     else _bounded(raw, "seed", SEED, None, (), where),
                     output=_output(raw, where, over.get("output")),
-                    anchor=_rating(raw.get("rating", {}), where, bots))
+                    anchor=_rating(raw.get("rating", {}), where, bots),
+                    cluster=_cluster(raw, where, over))
     _check_games(config, where, over)
     _check_results_dir(config, where, from_command_line=over.get("output") is not None)
     return config

@@ -251,7 +251,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
         with (config.results_dir / "games.jsonl").open("a", encoding="utf-8") as out, \
                 _progress(progress) as bar:
             task = bar.add_task("games", total=len(schedule), completed=len(done))
-            for line in _results(job, pending, config.workers):
+            for line in _backend(config, job, pending, done=len(done), total=len(schedule)):
                 out.write(line)
                 out.flush()
                 played += 1
@@ -279,6 +279,18 @@ def play_pairings(config: Config, pairings: list[Pairing], *, logs: Path) -> lis
     lines = _results(_job_for(config, logs), pairings, config.workers)
     by_id = {r.id: r for r in map(GameRecord.from_json, lines)}
     return [by_id[p.id] for p in pairings]
+
+
+def _backend(config: Config, job: _Job, pending: list[Pairing], *, done: int,
+             total: int) -> Iterator[str]:
+    """Record lines as games finish, from the config's Dask cluster when it names one (Dask is
+    imported only then, docs/cluster.md), else from the local pool."""
+    if config.cluster is None:
+        return _results(job, pending, config.workers)
+    from arena.tournament.cluster import cluster_results
+
+    return cluster_results(config.cluster, job, pending, tournament=config.name, done=done,
+                           total=total)
 
 
 def _results(job: _Job, pending: list[Pairing], workers: int) -> Iterator[str]:
