@@ -21,8 +21,9 @@ from arena.cli.human import HUMAN, HumanSeat
 from arena.engine.game import Game
 from arena.engine.options import parse_option_args, resolve_options
 from arena.errors import BadInput
-from arena.records import GameRecord, parse_logged
+from arena.records import GameRecord
 from arena.referee import FaultEvent, Referee, play_game
+from arena.replay import Table, steps
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.startup import check_bots_start
@@ -83,7 +84,7 @@ def play(
         record = play_game(game_cls, list(specs.values()), seed=seed, options=options,
                            isolation=how, stderr_dir=logs, on_fault=faults.append)
     if verbose:
-        for line in turn_log(game_cls, record, faults):
+        for line in turn_log(record, faults):
             typer.echo(line)
     typer.echo(result_table(record))
 
@@ -108,32 +109,26 @@ def _with_a_person(game_cls: type[Game], specs: dict[int, BotSpec], person: int,
             seat.close()
 
 
-def turn_log(game_cls: type[Game], record: GameRecord,
-             faults: Sequence[FaultEvent] = ()) -> list[str]:
+def turn_log(record: GameRecord, faults: Sequence[FaultEvent] = ()) -> list[str]:
     """A readable turn-by-turn account, rebuilt by replaying the record; each fault (with
     what the bot said, such as its traceback) just before the action played for it."""
-    game = game_cls(seed=record.seed, options=record.options)
     names = [s.bot for s in record.seats]
-    lines = [_round_header(game)]
-    for at, text in enumerate(record.actions):
-        for fault in (f for f in faults if f.at == at):
+    lines: list[str] = []
+    for s in steps(record):
+        if s.at is None:
+            lines.append(_round_header(s.after))
+            continue
+        assert s.seat is not None and s.view is not None
+        for fault in (f for f in faults if f.at == s.at):
             lines += _fault_lines(fault, names[fault.seat])
-        seat, action = parse_logged(text)
-        before = game.round
-        drawn_hand = list(game.hands[seat])
-        game.apply(action)
-        who = f"seat {seat} ({names[seat]})"
-        if str(action) in ("stock", "discard", "tournante"):
-            got = game.hands[seat][-1] if game.round == before and game.hands[seat] else None
-            lines.append(f"  {who} draws {got} from the {action}")
+        who = f"seat {s.seat} ({names[s.seat]})"
+        if s.is_draw:
+            lines.append(f"  {who} draws {s.drawn} from the {s.action}")
         else:
-            lines.append(f"  {who} {action}   [hand was {format_cards(drawn_hand)}]")
-        if game.round != before or game.finished:
-            result = game.results[-1]
-            lines.append(f"  round {result.round} ends ({result.reason}): penalties "
-                         f"{list(result.penalties)}, totals {list(game.totals)}")
-            if not game.finished:
-                lines.append(_round_header(game))
+            lines.append(f"  {who} {s.action}   [hand was {format_cards(s.view.hand)}]")
+        if s.ended is not None:
+            lines.append(f"  round {s.ended.round} ends ({s.ended.reason}): penalties "
+                         f"{list(s.ended.penalties)}, totals {list(s.ended.totals)}")
     return lines
 
 
@@ -143,9 +138,9 @@ def _fault_lines(fault: FaultEvent, name: str) -> list[str]:
             *(f"    | {line}" for line in rest)]
 
 
-def _round_header(game: Game) -> str:
-    hands = "; ".join(f"{i}: {format_cards(h)}" for i, h in enumerate(game.hands))
-    return f"round {game.round}, dealer {game.dealer}{game.headline()}\n  hands {hands}"
+def _round_header(t: Table) -> str:
+    hands = "; ".join(f"{i}: {format_cards(h)}" for i, h in enumerate(t.hands))
+    return f"round {t.round}, dealer {t.dealer}{t.headline}\n  hands {hands}"
 
 
 def result_table(record: GameRecord) -> str:
