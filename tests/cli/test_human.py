@@ -33,6 +33,15 @@ def session(*args: str, plain: bool = True) -> pexpect.spawn:
     return term
 
 
+def play_the_hint(term: pexpect.spawn) -> None:
+    """Ask for a hint at the prompt, then type what it suggests."""
+    term.sendline("hint")
+    term.expect(HINT)
+    answer = term.match.group(1)
+    term.expect(PROMPT)
+    term.sendline(answer)
+
+
 def test_a_person_plays_a_whole_game_from_the_terminal() -> None:
     """The person asks for a hint at every decision and plays it; a bad card and a card
     not held are refused with their reason, and the game runs to its result."""
@@ -50,11 +59,7 @@ def test_a_person_plays_a_whole_game_from_the_terminal() -> None:
             term.expect(r"refused: IND-16: \S+ is not in the hand")
             term.expect(PROMPT)
             refusals = 2
-        term.sendline("hint")
-        term.expect(HINT)
-        answer = term.match.group(1)
-        term.expect(PROMPT)
-        term.sendline(answer)
+        play_the_hint(term)
         decisions += 1
     term.expect(pexpect.EOF)
     table = term.before
@@ -72,11 +77,7 @@ def test_a_person_plays_a_laying_or_a_three_thirteen_game_by_hints(variant: str)
                    "--seed", "2")
     decisions = 0
     while term.expect([PROMPT, r"rank\s+faults", r"refused: "]) == 0:
-        term.sendline("hint")
-        term.expect(HINT)
-        answer = term.match.group(1)
-        term.expect(PROMPT)
-        term.sendline(answer)
+        play_the_hint(term)
         decisions += 1
     assert "refused" not in term.after, term.before[-300:]
     term.expect(pexpect.EOF)
