@@ -50,10 +50,6 @@ class LineReader:
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line
 
-    def ready(self) -> bool:
-        """A whole line is buffered (select on the descriptor would not say so)."""
-        return b"\n" in self.buffer
-
 
 GAME_OVER, QUIT = 0, 3  # a game child's exit codes: next game, or stop serving
 ERROR_CHARS = 8000  # at most this much of a traceback travels in an error reply
