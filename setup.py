@@ -42,7 +42,12 @@ def extensions() -> list[Any]:
     except ImportError:
         _say("mypyc is not installed: the solver stays pure Python")
         return []
-    return list(mypycify(HOT, opt_level="3"))
+    try:
+        return list(mypycify(HOT, opt_level="3"))
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error: never fail the install
+        _say(f"mypyc could not compile the solver ({type(exc).__name__}: {exc}); it stays "
+             "pure Python")
+        return []
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
