@@ -7,8 +7,10 @@ referee's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from arena.actions import Lay
 from arena.cards import Card
@@ -16,7 +18,8 @@ from arena.engine.game import Game
 from arena.engine.view import View
 from arena.variants import find_variant
 
-__all__ = ["Lay", "deadwood_points", "going_out_card", "hand_points", "suggest_lay"]
+__all__ = ["Lay", "deadwood_points", "going_out_card", "hand_points", "suggest_lay",
+           "unseen_cards"]
 
 
 def hand_points(view: View, hand: Sequence[Card] | None = None) -> int:
@@ -43,9 +46,50 @@ def suggest_lay(view: View, *, taking: Card | None = None) -> Lay | None:
 
 
 def deadwood_points(view: View, hand: Sequence[Card] | None = None) -> int:
-    """What the cards outside the best split into combinations are worth: the part of the
-    hand laying cannot shed (variants that lay combinations only)."""
+    """What the cards outside the best split into combinations are worth: in R51 and MAR the
+    part of the hand laying cannot shed; in IND the same with no pure sequence asked and no
+    cap (a smoother measure than :func:`hand_points` of how far a hand is from declaring);
+    in TT the penalty itself."""
     return _variant(view.variant).view_deadwood(view, view.hand if hand is None else hand)
+
+
+def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:
+    """The cards this seat has not seen this round, with their copies left: the deck (under
+    the game's ``options``, as ``start_game`` told them) less the hand, the table, the
+    discard pile and what other seats took from it and still hold. Each of them is in the
+    stock or in another hand, and nothing here says which (COM-5)."""
+    unseen = Counter(_deck(view.variant, options))
+    pile: Counter[Card] = Counter()
+    held: Counter[Card] = Counter()  # taken by another seat and not shown since
+    for event in view.history:
+        cards = Counter(event.cards)
+        if event.kind == "discard":
+            pile += cards
+        elif event.kind == "take":
+            pile -= cards
+            if event.seat != view.seat:
+                held += cards
+        elif event.seat != view.seat and event.kind in ("meld", "lay"):
+            held -= cards  # on the table now, which is counted below
+        if event.kind == "discard" and event.seat != view.seat:
+            held -= cards
+    if view.discard_top is not None and not pile[view.discard_top]:
+        pile[view.discard_top] += 1  # the card turned up at the deal
+    unseen -= Counter(view.hand) + pile + held
+    for meld in view.table:
+        unseen -= Counter(meld.cards)
+    return unseen
+
+
+def _deck(version: str, options: Mapping[str, Any]) -> Counter[Card]:
+    key = (version, repr(sorted(options.items())))  # options hold dicts: no hash of their own
+    if key not in _DECKS:
+        counts = _variant(version).deck_counts(options)
+        _DECKS[key] = Counter() if counts is None else Counter(counts)
+    return _DECKS[key]
+
+
+_DECKS: dict[tuple[str, str], Counter[Card]] = {}
 
 
 @cache

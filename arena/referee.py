@@ -108,7 +108,8 @@ class Referee:
     def _info(self, seat: int) -> GameInfo:
         game = self.game
         return GameInfo(seat, game.players, game.version, dict(game.options),
-                        bot_seed(game.seed, seat))
+                        bot_seed(game.seed, seat), draw_ms=self.clock.draw_ms,
+                        play_ms=self.clock.play_ms)
 
     def play(self) -> GameRecord:
         """Play to the end and return the record."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A minimal Rummy Arena bot in JavaScript (plain Node.js, no packages): protocol version 2.
+// A minimal Rummy Arena bot in JavaScript (plain Node.js, no packages): protocol version 3.
 //
 // It reads one JSON message per line on stdin and answers with one JSON line on stdout
 // (docs/protocol.md). It always draws from the stock, then discards the drawn card or, half

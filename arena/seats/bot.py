@@ -31,13 +31,16 @@ from arena.errors import BadInput
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
-    """Told to a bot before the first decision: its seat, the table, and a seed of its own."""
+    """Told to a bot before the first decision: its seat, the table, a seed of its own, and
+    the clock of each decision (COM-8), so a bot that thinks can stop in time."""
 
     seat: int
     players: int
     variant: str
     options: Mapping[str, Any]
     seed: int
+    draw_ms: int = 15_000
+    play_ms: int = 22_000
 
 
 @runtime_checkable
@@ -97,7 +100,8 @@ class BotSpec:
 
 
 ARENA_ROOT = Path(__file__).resolve().parents[2]  # holds arena/ and the built-in bots/
-BUILTIN_BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot"}
+BUILTIN_BOTS = {"random": "bots.random_bot:RandomBot", "greedy": "bots.greedy:GreedyBot",
+                "search": "bots.search:SearchBot"}
 BOT_FORMS = ("a built-in bot (" + ", ".join(BUILTIN_BOTS) + "), 'package.module:Class', "
              "'path/file.py:Class' or 'path/file.py'")
 

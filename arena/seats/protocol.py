@@ -18,7 +18,7 @@ from arena.engine.view import EventKind, PublicEvent, RoundSummary, TableMeld, V
 from arena.seats.bot import GameInfo
 from arena.variants import find_variant
 
-PROTOCOL = 2  # 2: a view carries its variant family's fields only, and plays
+PROTOCOL = 3  # 3: start_game tells the clock; 2: a view carries its family's fields, and plays
 END_GRACE_S = 2.0  # after end_game, a game child's time to exit (the referee adds a margin)
 HOST_ENDED = "game_over"  # the Python host's line after end_game: its game child is gone
 MAX_LINE = 1 << 20  # bytes a reply line may take before it counts as unreadable
@@ -45,13 +45,15 @@ def hello(info: GameInfo) -> dict[str, Any]:
     """The start-of-game message; the bot answers ``{"type": "ready"}``."""
     return {"type": "start_game", "protocol": PROTOCOL, "seat": info.seat,
             "players": info.players, "variant": info.variant, "options": dict(info.options),
-            "seed": info.seed}
+            "seed": info.seed, "clock": {"draw_ms": info.draw_ms, "play_ms": info.play_ms}}
 
 
 def info_of(message: Mapping[str, Any]) -> GameInfo:
     """The :class:`GameInfo` of a start-of-game message."""
+    clock = message.get("clock") or {}
     return GameInfo(message["seat"], message["players"], message["variant"],
-                    message["options"], message["seed"])
+                    message["options"], message["seed"], draw_ms=clock.get("draw_ms", 15_000),
+                    play_ms=clock.get("play_ms", 22_000))
 
 
 def encode_view(view: View, since: int) -> dict[str, Any]:

@@ -41,12 +41,14 @@ def wild_cards(indicator: Card, *, wild_suits: str = "colour") -> WildSpec:
     return WildSpec.of([Card.of(indicator.rank, s) for s in suits])
 
 
-def card_values(wilds: WildSpec) -> list[int]:
-    """IND-21 and IND-10: A K Q J 10, 2-10 face value, every wild card 0; indexed by code."""
+@lru_cache(maxsize=64)
+def card_values(wilds: WildSpec) -> tuple[int, ...]:
+    """IND-21 and IND-10: A K Q J 10, 2-10 face value, every wild card 0; indexed by code
+    (remembered: every scoring of a hand asks)."""
     values = [min(10, code % 13 + 1) if code % 13 else 10 for code in range(53)]
     for code in wilds.wild:
         values[code] = 0
-    return values
+    return tuple(values)
 
 
 def loser_points(hand: Sequence[Card], wilds: WildSpec, values: Sequence[int]) -> int:
@@ -155,6 +157,12 @@ class Indian13(Game):
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
         """For bots: what ``hand`` would pay if another seat declared now (IND-22)."""
         return _points(view.wilds, tuple(sorted(c.code for c in hand)))
+
+    @classmethod
+    def view_deadwood(cls, view: View, hand: Sequence[Card]) -> int:
+        """For bots: what the cards outside combinations are worth with no pure sequence
+        asked and no cap, a smoother measure of how far a hand is from declaring."""
+        return _free_points(view.wilds, tuple(sorted(c.code for c in hand)))
 
     @classmethod
     def view_going_out(cls, view: View) -> Card | None:
@@ -269,6 +277,14 @@ class Indian13(Game):
         self.end_round(reason, [self.fixed[s] if s in self.fixed else
                                 (0 if points[s] == low else points[s])
                                 for s in range(self.players)])
+
+
+@lru_cache(maxsize=1 << 16)
+def _free_points(wilds: WildSpec, codes: tuple[int, ...]) -> int:
+    """IND-22's deadwood without its pure sequence or its cap, remembered as _points is."""
+    values = card_values(wilds)
+    free = deadwood_points([Card(c) for c in codes], IND_MELDS, wilds, values)
+    return sum(values[c] for c in codes) if free is None else free
 
 
 @lru_cache(maxsize=1 << 16)

@@ -141,6 +141,11 @@ class ThreeThirteen(Game):
         return _points(view.wilds, _view_rank(view), tuple(sorted(c.code for c in hand)))
 
     @classmethod
+    def view_deadwood(cls, view: View, hand: Sequence[Card]) -> int:
+        """For bots: the cards outside combinations, which is what TT charges (TT-12)."""
+        return cls.view_points(view, hand)
+
+    @classmethod
     def view_going_out(cls, view: View) -> Card | None:
         """For bots: the card to discard to go out now (TT-10), or None if there is none."""
         if view.decision != "play":

@@ -1,0 +1,218 @@
+"""A bot that looks ahead: it deals itself possible futures from the cards it has not seen,
+plays each choice forward through the same futures, and keeps the choice they favour.
+
+How it decides (docs/bots.md tells it at more length):
+
+1. The *unseen* cards are the deck less what this seat has seen: its hand, the table, the
+   discard pile, the cards others took from it (:func:`arena.advice.unseen_cards`). Any of
+   them may come off the stock next.
+2. A *future* is ``depth + 1`` of them in a random order: this seat's next draws.
+3. Each choice (where to draw from, or which card to discard) is played forward through
+   the same futures: draw, then shed as ``greedy`` would. Its score is what the hand is
+   worth at the end (0 when it could go out on the way, less the draws it saved).
+4. Futures are dealt until the thinking budget is spent; the lowest mean score is played.
+
+Lays, declarations and going out are as ``greedy`` makes them: the search is about which
+cards to keep. It never sees other hands or the stock, only what its views show.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.actions import Draw, Play, Source
+from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay, unseen_cards
+from arena.bot import GameInfo
+from arena.cards import Card
+from arena.variants.laying import LayingPart
+from arena.view import View
+
+Score = Callable[[Sequence[Card]], int]
+CANDIDATES = 5  # discards searched: the best by greedy's measure (the rest rarely win)
+SHED_OPTIONS = 4  # cards a rollout considers shedding besides the one it drew
+SAFE_SHARE = 0.25  # of a decision's clock, the most it thinks: room for a loaded machine
+OUT_BONUS = 4  # points a draw saved by going out early is worth in a score
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One way to play the decision: the hand it keeps (shed order first), that hand's score,
+    and the card it draws first (None: the future's own first card)."""
+
+    hand: list[Card]
+    score: int
+    first: Card | None = None
+
+
+class SearchBot:
+    """Determinised look-ahead within a thinking budget; ``samples`` fixes the number of
+    futures instead, so a game replays the same on any machine (the clock still stops it)."""
+
+    def __init__(self, budget_ms: float = 40, depth: int = 2, samples: int | None = None
+                 ) -> None:
+        if not budget_ms > 0 or depth < 0 or (samples is not None and samples < 1):
+            raise ValueError("search: budget_ms > 0, depth >= 0 and samples >= 1 expected")
+        self.budget_s = budget_ms / 1000
+        self.depth = depth
+        self.samples = samples
+        self.rng = random.Random(0)
+        self.options: Mapping[str, Any] = {}
+        self.clock_s = {"draw": 15.0, "play": 22.0}
+
+    def start_game(self, info: GameInfo) -> None:
+        """Its own seed makes it reproducible; the clock says how long it may think."""
+        self.rng = random.Random(info.seed)
+        self.options = info.options
+        self.clock_s = {"draw": info.draw_ms / 1000, "play": info.play_ms / 1000}
+
+    # ------------------------------------------------------------------ decisions
+
+    def draw(self, view: View) -> Draw:
+        until = self._deadline(view)
+        source: Source = "tournante" if "tournante" in view.legal_draws else "discard"
+        top = view.part_as(LayingPart).tournante if source == "tournante" else view.discard_top
+        if top is None or source not in view.legal_draws:
+            return Draw("stock")
+        if source == "discard" and view.allows("meld") and _must_lay_taken(view) \
+                and suggest_lay(view, taking=top) is None:
+            return Draw("stock")  # R51-9, MAR-8: a taken discard must be laid at once
+        score = self._scorer(view, opened=_opened(view))
+        hand = _shed_order(view.hand, score)
+        choices = {"stock": Choice(hand, score(hand)), source: Choice(hand, score(hand), top)}
+        return Draw(self._best(view, choices, score, until, draws=self.depth + 1))
+
+    def play(self, view: View) -> Play:
+        until = self._deadline(view)
+        if view.allows("meld"):
+            lay = suggest_lay(view)
+            hand = list(view.hand if lay is None else lay.rest)
+            opened = _opened(view) or (lay is not None and bool(lay.melds))
+        else:
+            out = going_out_card(view)
+            if out is not None:
+                return Play(discard=out, declare=True)
+            lay, hand, opened = None, list(view.hand), False
+        score = self._scorer(view, opened=opened)
+        ranked = [(score(_without(hand, c)), -_value(c), c)
+                  for c in sorted({c for c in hand if c != view.kept})]
+        ranked.sort()
+        order = [c for _, _, c in ranked]
+        choices = {str(c): Choice(_without(_in_order(hand, order), c), points)
+                   for points, _, c in ranked[:CANDIDATES]}
+        discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
+        return Play(discard=discard) if lay is None else lay.play(discard)
+
+    # ------------------------------------------------------------------ the search
+
+    def _best(self, view: View, choices: dict[str, Choice], score: Score, until: float, *,
+              draws: int) -> str:
+        """The choice with the lowest mean score over the futures dealt by ``until``: the
+        same futures for every choice, so that luck cancels out of their comparison."""
+        if len(choices) == 1 or draws == 0:
+            return min(choices, key=lambda name: (choices[name].score, name))
+        pool = list(unseen_cards(view, self.options).elements())
+        length = min(len(pool), draws)
+        totals = dict.fromkeys(choices, 0.0)
+        dealt = 0
+        while dealt < (self.samples or 1 << 30) and (dealt == 0 or time.monotonic() < until):
+            future = self.rng.sample(pool, length)
+            for name, choice in choices.items():
+                cards = future if choice.first is None else [choice.first, *future[1:]]
+                totals[name] += _play_forward(choice, cards, score, view.is_wild)
+            dealt += 1
+        return min(choices, key=lambda name: (totals[name], choices[name].score, name))
+
+    def _deadline(self, view: View) -> float:
+        """When to stop thinking: the budget, or a share of the clock if that is shorter."""
+        return time.monotonic() + min(self.budget_s, SAFE_SHARE * self.clock_s[view.decision])
+
+    def _scorer(self, view: View, *, opened: bool) -> Score:
+        """What a hand is worth to this seat: its penalty where the round scores an
+        arrangement (IND, TT); where cards are laid (R51, MAR), what laying cannot shed,
+        plus what an opening still lacks before this seat has opened."""
+        if not view.allows("meld"):  # IND's penalty is flat (80) until a pure sequence
+            return lambda hand: hand_points(view, hand) + deadwood_points(view, hand)
+        part = view.part_as(LayingPart)
+        need = 0 if opened or part.threshold is None else part.threshold
+        value = part.rules.hand_value
+
+        def laying(hand: Sequence[Card]) -> int:
+            dead = deadwood_points(view, hand)
+            return dead + max(0, need - (sum(map(value, hand)) - dead))
+        return laying
+
+
+def _play_forward(choice: Choice, draws: Sequence[Card], score: Score,
+                  is_wild: Callable[[Card], bool]) -> float:
+    """Draw each card in turn and shed as greedy would, but only among the drawn card and
+    the few cards likeliest to go (a card that joins nothing is shed unscored); the hand's
+    score at the end, or less than 0 if it could go out on the way (sooner is better)."""
+    hand, now = choice.hand, choice.score
+    for step, card in enumerate(draws):
+        if not is_wild(card) and not _joins(card, hand):
+            continue
+        best, shed = now, card
+        for old in hand[:SHED_OPTIONS]:
+            kept = _without(hand, old)
+            kept.append(card)
+            points = score(kept)
+            if points < best:
+                best, shed, new = points, old, kept
+        if shed is not card:
+            hand, now = new, best
+        if now == 0:
+            return -OUT_BONUS * (len(draws) - step)
+    return now
+
+
+def _joins(card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``card`` could make a combination with a card of ``hand``: its rank in another
+    suit, or its suit within two ranks (the ace beside the king too)."""
+    for c in hand:
+        if c.rank == card.rank:
+            if c.suit != card.suit:
+                return True
+        elif c.suit == card.suit and (abs(c.rank - card.rank) <= 2
+                                      or {c.rank, card.rank} in ({1, 13}, {1, 12})):
+            return True
+    return False
+
+
+def _shed_order(hand: Sequence[Card], score: Score) -> list[Card]:
+    """The hand, the card whose loss scores best first: the order a rollout sheds in."""
+    return sorted(hand, key=lambda c: (score(_without(hand, c)), -_value(c), c))
+
+
+def _in_order(hand: Sequence[Card], order: Sequence[Card]) -> list[Card]:
+    """``hand`` listed in ``order`` (a card kept from the discard goes last)."""
+    listed = [c for c in order for _ in range(hand.count(c))]
+    return listed + [c for c in hand if c not in order]
+
+
+def _value(card: Card) -> int:
+    """A card's face value (ace 10), to shed the costlier of two equal choices."""
+    return 10 if card.rank == 1 or card.is_joker else min(card.rank, 10)
+
+
+def _worth(hand: Sequence[Card]) -> int:
+    """What a hand's cards are worth at face value: of two equal hands, keep the cheaper."""
+    return sum(map(_value, hand))
+
+
+def _opened(view: View) -> bool:
+    part = view.part
+    return isinstance(part, LayingPart) and part.has_opened(view.seat)
+
+
+def _must_lay_taken(view: View) -> bool:
+    return view.part_as(LayingPart).rules.must_lay_taken
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
