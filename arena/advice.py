@@ -75,9 +75,14 @@ def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:
             held -= cards
     if view.discard_top is not None and not pile[view.discard_top]:
         pile[view.discard_top] += 1  # the card turned up at the deal
-    unseen -= Counter(view.hand) + pile + held
+    shown = Counter(view.hand)
     for meld in view.table:
-        unseen -= Counter(meld.cards)
+        shown += Counter(meld.cards)
+    hidden = view.stock_size + sum(view.hand_sizes) - len(view.hand)
+    if sum((unseen - shown - pile - held).values()) < hidden:  # the pile became the stock
+        pile = Counter([view.discard_top] if view.discard_top else [])  # (COM-12): what
+        held = Counter()  # it held and what others took from it is unseen again
+    unseen -= shown + pile + held
     return unseen
 
 

@@ -30,11 +30,13 @@ from arena.bot import GameInfo
 from arena.cards import Card
 from arena.variants.laying import LayingPart
 from arena.view import View
+from bots.greedy import GreedyBot
 
 Score = Callable[[Sequence[Card]], int]
 CANDIDATES = 5  # discards searched: the best by greedy's measure (the rest rarely win)
 SHED_OPTIONS = 4  # cards a rollout considers shedding besides the one it drew
 SAFE_SHARE = 0.25  # of a decision's clock, the most it thinks: room for a loaded machine
+JOKER_WORTH = 10  # what a joker adds to an opening, counted as the card it would stand for
 OUT_BONUS = 4  # points a draw saved by going out early is worth in a score
 
 
@@ -97,12 +99,9 @@ class SearchBot:
                 return Play(discard=out, declare=True)
             lay, hand, opened = None, list(view.hand), False
         score = self._scorer(view, opened=opened)
-        ranked = [(score(_without(hand, c)), -_value(c), c)
-                  for c in sorted({c for c in hand if c != view.kept})]
-        ranked.sort()
-        order = [c for _, _, c in ranked]
-        choices = {str(c): Choice(_without(_in_order(hand, order), c), points)
-                   for points, _, c in ranked[:CANDIDATES]}
+        order = self._short_list(view, hand, score)
+        choices = {str(c): Choice(_without(_in_order(hand, order), c), score(_without(hand, c)))
+                   for c in order[:CANDIDATES]}
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
         return Play(discard=discard) if lay is None else lay.play(discard)
 
@@ -126,9 +125,20 @@ class SearchBot:
             dealt += 1
         return min(choices, key=lambda name: (totals[name], choices[name].score, name))
 
+    def _short_list(self, view: View, hand: list[Card], score: Score) -> list[Card]:
+        """The cards it may discard, likeliest first: by greedy's own measure where cards
+        are laid (a joker last), else by the score of the hand each leaves."""
+        if view.allows("meld"):
+            costs, cards = GreedyBot()._shed(view, hand, keep=view.kept)
+            return [c for _, c in sorted(zip(costs, cards, strict=True))]
+        return sorted({c for c in hand if c != view.kept},
+                      key=lambda c: (score(_without(hand, c)), -_value(c), c))
+
     def _deadline(self, view: View) -> float:
-        """When to stop thinking: the budget, or a share of the clock if that is shorter."""
-        return time.monotonic() + min(self.budget_s, SAFE_SHARE * self.clock_s[view.decision])
+        """When to stop thinking: the budget (unless a number of samples is fixed), or a
+        share of the clock if that is shorter."""
+        share = SAFE_SHARE * self.clock_s[view.decision]
+        return time.monotonic() + (share if self.samples else min(self.budget_s, share))
 
     def _scorer(self, view: View, *, opened: bool) -> Score:
         """What a hand is worth to this seat: its penalty where the round scores an
@@ -141,8 +151,10 @@ class SearchBot:
         value = part.rules.hand_value
 
         def laying(hand: Sequence[Card]) -> int:
-            dead = deadwood_points(view, hand)
-            return dead + max(0, need - (sum(map(value, hand)) - dead))
+            natural = [c for c in hand if not c.is_joker]  # a joker joins any combination
+            dead = deadwood_points(view, natural)
+            melded = sum(map(value, natural)) - dead + JOKER_WORTH * (len(hand) - len(natural))
+            return dead + max(0, need - melded)
         return laying
 
 
@@ -184,7 +196,7 @@ def _joins(card: Card, hand: Sequence[Card]) -> bool:
 
 def _shed_order(hand: Sequence[Card], score: Score) -> list[Card]:
     """The hand, the card whose loss scores best first: the order a rollout sheds in."""
-    return sorted(hand, key=lambda c: (score(_without(hand, c)), -_value(c), c))
+    return sorted(hand, key=lambda c: (c.is_joker, score(_without(hand, c)), -_value(c), c))
 
 
 def _in_order(hand: Sequence[Card], order: Sequence[Card]) -> list[Card]:
