@@ -37,7 +37,8 @@ CANDIDATES = 5  # discards searched: the best by greedy's measure (the rest rare
 SHED_OPTIONS = 4  # cards a rollout considers shedding besides the one it drew
 SAFE_SHARE = 0.25  # of a decision's clock, the most it thinks: room for a loaded machine
 JOKER_WORTH = 10  # what a joker adds to an opening, counted as the card it would stand for
-OUT_BONUS = 4  # points a draw saved by going out early is worth in a score
+OUT_BONUS = 12  # points a draw saved by going out early is worth in a score
+FEED_COST = 6  # points a discard that another seat can use costs in a score
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class Choice:
     hand: list[Card]
     score: int
     first: Card | None = None
+    discarded: Card | None = None
 
 
 class SearchBot:
@@ -100,8 +102,8 @@ class SearchBot:
             lay, hand, opened = None, list(view.hand), False
         score = self._scorer(view, opened=opened)
         order = self._short_list(view, hand, score)
-        choices = {str(c): Choice(_without(_in_order(hand, order), c), score(_without(hand, c)))
-                   for c in order[:CANDIDATES]}
+        choices = {str(c): Choice(_without(_in_order(hand, order), c), score(_without(hand, c)),
+                                  discarded=c) for c in order[:CANDIDATES]}
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
         return Play(discard=discard) if lay is None else lay.play(discard)
 
@@ -123,7 +125,10 @@ class SearchBot:
                 cards = future if choice.first is None else [choice.first, *future[1:]]
                 totals[name] += _play_forward(choice, cards, score, view.is_wild)
             dealt += 1
-        return min(choices, key=lambda name: (totals[name], choices[name].score, name))
+        fed = {name: FEED_COST * dealt * _feeds(view, choice.discarded)
+               for name, choice in choices.items()}
+        return min(choices, key=lambda name: (totals[name] + fed[name], choices[name].score,
+                                              name))
 
     def _short_list(self, view: View, hand: list[Card], score: Score) -> list[Card]:
         """The cards it may discard, likeliest first: by greedy's own measure where cards
@@ -203,6 +208,39 @@ def _in_order(hand: Sequence[Card], order: Sequence[Card]) -> list[Card]:
     """``hand`` listed in ``order`` (a card kept from the discard goes last)."""
     listed = [c for c in order for _ in range(hand.count(c))]
     return listed + [c for c in hand if c not in order]
+
+
+def _feeds(view: View, card: Card | None) -> bool:
+    """Whether discarding ``card`` hands another seat a card it can use: one that extends a
+    combination on the table once someone else has opened (R51, MAR), or one that joins a
+    card another seat took from the discard pile this round."""
+    if card is None or card.is_joker:
+        return False
+    part = view.part
+    others_opened = isinstance(part, LayingPart) and any(
+        part.has_opened(s) for s in range(view.players) if s != view.seat)
+    if others_opened and any(_extends(m.cards, m.stands_for, card) for m in view.table):
+        return True
+    taken = [c for e in view.history if e.kind == "take" and e.seat != view.seat
+             for c in e.cards]
+    return _joins(card, taken)
+
+
+def _extends(cards: Sequence[Card], stands_for: Sequence[Card | None], card: Card) -> bool:
+    """Whether ``card`` would lengthen this run or complete this set (by its natural cards
+    and what its wild cards stand for)."""
+    named = [s if s is not None else c for c, s in zip(cards, stands_for, strict=True)]
+    named = [c for c in named if not c.is_joker]
+    if not named:
+        return False
+    if all(c.rank == named[0].rank for c in named):
+        return card.rank == named[0].rank and card.suit not in {c.suit for c in named} \
+            and len(named) < 4
+    if card.suit != named[0].suit:
+        return False
+    ranks = sorted(c.rank for c in named)
+    high = ranks[-1] + 1 if ranks[-1] < 13 else 14
+    return card.rank in (ranks[0] - 1, high % 14 or 1)
 
 
 def _value(card: Card) -> int:
