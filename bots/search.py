@@ -44,7 +44,7 @@ FEED_COST = 6  # points a discard that another seat can use costs in a score
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One way to play the decision: the hand it keeps (shed order first), that hand's score,
-    and the card it draws first (None: the future's own first card)."""
+    the card it draws first (None: the future's own first card) and the card it discards."""
 
     hand: list[Card]
     score: int

@@ -249,7 +249,7 @@ def test_play_three_thirteen() -> None:
     (["play", "indian13", *["random"] * 7], "option 'players' = 7"),
     (["play", "nope", "random", "random"], "unknown variant 'nope'"),
     (["play", "indian13", "random", "nope"],
-     "bot 1 'nope': expected a built-in bot (random, greedy), 'package.module:Class'"),
+     "bot 1 'nope': expected a built-in bot (random, greedy, search), 'package.module:Class'"),
     (["play", "indian13", "bots.greedy:Nope", "random"],
      "bot 0: bot 'Nope' cannot start: bad bot 'bots.greedy:Nope': 'bots.greedy' has no "
      "class 'Nope'"),
