@@ -312,9 +312,11 @@ ODD_INPUTS: list[tuple[str, str | bytes, str]] = [
     ("date-params", greedy_with("params: {a: 2020-01-01}\n"),
      ":8: bots[0].params: expected a mapping of keyword arguments"),
     ("nul-in-module", BASE.replace("bots.greedy:GreedyBot", '"bots.gre\\0edy:GreedyBot"'),
-     ":7: bots[0].module: expected a built-in bot (random, greedy, search), 'package.module:Class'"),
+     ":7: bots[0].module: expected a built-in bot (random, greedy, search), "
+     "'package.module:Class'"),
     ("nul-in-py-module", BASE.replace("bots.greedy:GreedyBot", '"bot\\0.py:GreedyBot"'),
-     ":7: bots[0].module: expected a built-in bot (random, greedy, search), 'package.module:Class'"),
+     ":7: bots[0].module: expected a built-in bot (random, greedy, search), "
+     "'package.module:Class'"),
     ("long-module-file", BASE.replace("bots.greedy:GreedyBot", "x" * 300 + ".py:Bot"),
      ":7: bots[0].module: cannot be read (File name too long)"),
     ("nul-in-read", greedy_with('read: ["a\\0b"]\n'),

@@ -99,7 +99,8 @@ CASES = [
     ("module-not-found", edit("bots.random_bot:RandomBot", "bots.nothere:X"),
      ":9: bots[1].module: no module 'bots.nothere' found"),
     ("module-without-class", edit("bots.random_bot:RandomBot", "bots.random_bot"),
-     ":9: bots[1].module: expected a built-in bot (random, greedy, search), 'package.module:Class', "
+     ":9: bots[1].module: expected a built-in bot (random, greedy, search), "
+     "'package.module:Class', "
      "'path/file.py:Class' or 'path/file.py', got 'bots.random_bot'"),
     ("module-not-text", edit("bots.random_bot:RandomBot", "[1, 2]"), ":9: bots[1].module:"),
     ("file-bot-missing", edit("bots.random_bot:RandomBot", "missing_bot.py:Bot"),
