@@ -5,7 +5,7 @@ Dask is imported only when a run names a cluster. What travels to a worker with 
 a :class:`Ticket`: the job (variant, options, bots' specs, clock, faults, isolation, limits),
 the SHA-256 of every bot source file and the batch's pairings; never the results folder.
 Each worker checks the bots' files against those hashes before its first game, and plays
-every game through :func:`arena.tournament.runner.play_pairing`, as a local worker does.
+every game through :func:`arena.tournament.worker.play_pairing`, as a local worker does.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from arena.errors import ArenaError, BadInput
 from arena.seats import confine
 from arena.seats.bot import ARENA_ROOT, BotSpec
 from arena.seats.sandbox import harden_self
-from arena.tournament.runner import _Job, close_seats, play_pairing
 from arena.tournament.schedule import Pairing
+from arena.tournament.worker import Job, close_seats, play_pairing
 from arena.variants import find_variant
 
 log = logging.getLogger("arena.tournament.cluster")
@@ -59,7 +59,7 @@ class BotSources:
 class Ticket:
     """What a worker needs to play this run's games, and to check it plays the driver's."""
 
-    job: _Job
+    job: Job
     run: str  # drawn for each arena run: a worker stops the bots of an earlier run
     tournament: str  # names the worker's folder of bot logs
     variant_version: str
@@ -90,7 +90,7 @@ class Batch:
 # --------------------------------------------------------------------------- the driver
 
 
-def cluster_results(address: str, job: _Job, pending: list[Pairing], *, tournament: str,
+def cluster_results(address: str, job: Job, pending: list[Pairing], *, tournament: str,
                     done: int, total: int) -> Iterator[str]:
     """Record lines as the cluster's batches finish, each game's once (a batch retried after
     its worker died may bring games again); the same lines a local pool gives."""
@@ -125,7 +125,7 @@ def _connect(address: str) -> Any:
                        "one (docs/cluster.md) or check the address") from exc
 
 
-def _ticket(job: _Job, tournament: str) -> Ticket:
+def _ticket(job: Job, tournament: str) -> Ticket:
     """The job as the workers get it: the results folders as absolute paths (their bots see
     them empty), and each bot file's hash, read as bytes (nothing of a bot runs here)."""
     sources = []
@@ -374,7 +374,7 @@ class _Worker:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.run: str | None = None
-        self.job: _Job | None = None
+        self.job: Job | None = None
         self.checks: dict[str, WorkerCheck] = {}
         self.imported: dict[str, tuple[tuple[str, str], ...]] = {}  # in-process targets
         self.stamp = 0  # batches played: the idle timer of an older one does nothing
@@ -401,7 +401,7 @@ class _Worker:
             self.wait_for_more()
         return Batch(worker, games, seconds, None, check.unconfined, tuple(kept.lines))
 
-    def enter(self, ticket: Ticket) -> _Job:
+    def enter(self, ticket: Ticket) -> Job:
         """The job of the ticket's run, the seats of any other run stopped first."""
         if self.run != ticket.run or self.job is None:
             close_seats()
@@ -506,7 +506,7 @@ def source_problem(sources: BotSources, spec: BotSpec, worker: str,
     return None
 
 
-def _worker_job(ticket: Ticket) -> _Job:
+def _worker_job(ticket: Ticket) -> Job:
     """The ticket's job with this machine's folder for the bots' stderr logs, which its
     bots see empty too."""
     logs = Path(tempfile.gettempdir()) / "arena-logs" / ticket.tournament

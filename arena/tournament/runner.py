@@ -15,16 +15,13 @@ import multiprocessing
 import os
 import secrets
 import shutil
-import signal
 import socket
 import time
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, replace
-from multiprocessing.util import Finalize
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import multiprocessing_logging
 import yaml
 from rich.progress import (
@@ -41,15 +38,10 @@ from rich.text import Text
 from arena import safe_yaml
 from arena.errors import BadInput
 from arena.records import GameRecord, drop_torn_tail, read_games
-from arena.referee import Clock, FaultPolicy, Referee
-from arena.seats.bot import BotSpec
-from arena.seats.make import Isolation, Seat, make_seat
-from arena.seats.sandbox import harden_self
-from arena.seats.seat import Limits
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config
 from arena.tournament.schedule import Pairing, Schedule, make_schedule
-from arena.variants import find_variant
+from arena.tournament.worker import Job, close_seats, init_worker, play_pairing
 
 log = logging.getLogger("arena.tournament.runner")
 LOCK = "arena.lock"  # held by the arena run writing the folder
@@ -63,59 +55,6 @@ def schedule_for(config: Config) -> Schedule:
                          games_per_table=config.games_per_table,
                          duplicate=config.format.duplicate,
                          seed=0 if config.seed is None else config.seed)
-
-
-@dataclass(frozen=True, slots=True)
-class _Job:
-    """What a worker needs to play any pairing of this tournament."""
-
-    variant: str
-    options: dict[str, Any]
-    bots: dict[str, BotSpec]
-    clock: Clock
-    faults: FaultPolicy
-    isolation: Isolation
-    limits: Limits
-    logs: Path
-    results: tuple[Path, ...]  # the results folders, which its bots see empty
-
-
-_job: _Job | None = None
-_seats: dict[tuple[str, int], Seat] = {}  # this worker's bot processes, kept across games
-
-
-def _init_worker(job: _Job) -> None:
-    global _job
-    _job = job
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides how to stop
-    harden_self()
-    Finalize(None, close_seats, exitpriority=10)
-
-
-def close_seats() -> None:
-    """Stop this worker's bot processes."""
-    for seat in _seats.values():
-        seat.close()
-    _seats.clear()
-
-
-def _seat(job: _Job, name: str, copy: int) -> Seat:
-    key = (name, copy)
-    if key not in _seats:
-        _seats[key] = make_seat(job.bots[name], isolation=job.isolation, limits=job.limits,
-                                stderr_dir=job.logs, hide=job.results)
-    return _seats[key]
-
-
-def play_pairing(pairing: Pairing, job: _Job | None = None) -> str:
-    """Play one pairing on this worker's seats and return its record as a JSON line."""
-    job = job or _job
-    assert job is not None
-    seats = [_seat(job, n, pairing.seats[:i].count(n)) for i, n in enumerate(pairing.seats)]
-    record = Referee(find_variant(job.variant), seats, pairing.seats, seed=pairing.seed,
-                     options=job.options, clock=job.clock, faults=job.faults,
-                     game_id=pairing.id).play()
-    return msgspec.structs.replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 
 
 @contextlib.contextmanager
@@ -267,8 +206,8 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     return played
 
 
-def _job_for(config: Config, logs: Path) -> _Job:
-    return _Job(config.game.name, dict(config.options), {b.name: b for b in config.bots},
+def _job_for(config: Config, logs: Path) -> Job:
+    return Job(config.game.name, dict(config.options), {b.name: b for b in config.bots},
                 config.clock, config.faults, config.isolation, config.limits, logs,
                 (config.output, config.results_dir))
 
@@ -281,7 +220,7 @@ def play_pairings(config: Config, pairings: list[Pairing], *, logs: Path) -> lis
     return [by_id[p.id] for p in pairings]
 
 
-def _backend(config: Config, job: _Job, pending: list[Pairing], *, done: int,
+def _backend(config: Config, job: Job, pending: list[Pairing], *, done: int,
              total: int) -> Iterator[str]:
     """Record lines as games finish, from the config's Dask cluster when it names one (Dask is
     imported only then, docs/cluster.md), else from the local pool."""
@@ -293,7 +232,7 @@ def _backend(config: Config, job: _Job, pending: list[Pairing], *, done: int,
                            total=total)
 
 
-def _results(job: _Job, pending: list[Pairing], workers: int) -> Iterator[str]:
+def _results(job: Job, pending: list[Pairing], workers: int) -> Iterator[str]:
     """Record lines as games finish: in this process for one worker, else on a pool."""
     if workers == 1 or len(pending) <= 1:
         try:
@@ -304,7 +243,7 @@ def _results(job: _Job, pending: list[Pairing], workers: int) -> Iterator[str]:
         return
     chunk = max(1, min(16, len(pending) // (workers * 8)))
     ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(workers, initializer=_init_worker, initargs=(job,))
+    pool = ctx.Pool(workers, initializer=init_worker, initargs=(job,))
     try:
         yield from pool.imap_unordered(play_pairing, pending, chunksize=chunk)
         pool.close()
