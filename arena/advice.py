@@ -58,21 +58,21 @@ def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:
     the game's ``options``, as ``start_game`` told them) less the hand, the table, the
     discard pile and what other seats took from it and still hold. Each of them is in the
     stock or in another hand, and nothing here says which (COM-5)."""
-    unseen = Counter(_deck(view.variant, options))
+    unseen = Counter(_variant(view.variant).deck_counts(options) or {})
     pile: Counter[Card] = Counter()
     held: Counter[Card] = Counter()  # taken by another seat and not shown since
     for event in view.history:
-        cards = Counter(event.cards)
+        cards, other = Counter(event.cards), event.seat != view.seat
         if event.kind == "discard":
             pile += cards
+            if other:
+                held -= cards
         elif event.kind == "take":
             pile -= cards
-            if event.seat != view.seat:
+            if other:
                 held += cards
-        elif event.seat != view.seat and event.kind in ("meld", "lay"):
+        elif other and event.kind in ("meld", "lay"):
             held -= cards  # on the table now, which is counted below
-        if event.kind == "discard" and event.seat != view.seat:
-            held -= cards
     if view.discard_top is not None and not pile[view.discard_top]:
         pile[view.discard_top] += 1  # the card turned up at the deal
     shown = Counter(view.hand)
@@ -84,17 +84,6 @@ def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:
         held = Counter()  # it held and what others took from it is unseen again
     unseen -= shown + pile + held
     return unseen
-
-
-def _deck(version: str, options: Mapping[str, Any]) -> Counter[Card]:
-    key = (version, repr(sorted(options.items())))  # options hold dicts: no hash of their own
-    if key not in _DECKS:
-        counts = _variant(version).deck_counts(options)
-        _DECKS[key] = Counter() if counts is None else Counter(counts)
-    return _DECKS[key]
-
-
-_DECKS: dict[tuple[str, str], Counter[Card]] = {}
 
 
 @cache

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.actions import Draw, Play
 from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay
 from arena.cards import Card
@@ -65,7 +67,7 @@ class GreedyBot:
             lay = suggest_lay(view, taking=top)
             return Draw("discard" if lay is not None else "stock")
         now = deadwood_points(view)
-        best = min(deadwood_points(view, _without([*view.hand, top], out))
+        best = min(deadwood_points(view, without([*view.hand, top], out))
                    for out in set(view.hand))
         return Draw(source) if best < now else Draw("stock")
 
@@ -88,19 +90,19 @@ class GreedyBot:
         cards = sorted({c for c in hand if c != keep})
         costs: list[tuple[int, ...]] = []
         for card in cards:
-            rest = _without(hand, card)
+            rest = without(hand, card)
             dead = deadwood_points(view, rest)
             value = rules.hand_value(card)
             melded = sum(map(rules.hand_value, rest)) - dead
             costs.append((card.is_joker, -melded if opening else dead,
-                          _partners(card, rest), value if opening else -value, -card.rank,
+                          partners(card, rest), value if opening else -value, -card.rank,
                           card.suit))
         return costs, cards
 
 
-def _partners(card: Card, hand: list[Card]) -> int:
+def partners(card: Card, hand: Sequence[Card]) -> int:
     """Cards that could join ``card`` in a combination: its rank in another suit, or its suit
-    within two ranks (the ace beside the king too)."""
+    within two ranks (the ace beside the king too). The search bot asks it too."""
     def near(a: int, b: int) -> bool:
         return 0 < abs(a - b) <= 2 or {a, b} in ({1, 13}, {1, 12})
     return sum(1 for c in hand if not c.is_joker and (
@@ -108,7 +110,8 @@ def _partners(card: Card, hand: list[Card]) -> int:
         or (c.suit == card.suit and near(c.rank, card.rank))))
 
 
-def _without(hand: list[Card], card: Card) -> list[Card]:
+def without(hand: Sequence[Card], card: Card) -> list[Card]:
+    """The hand less one copy of ``card``."""
     rest = list(hand)
     rest.remove(card)
     return rest

@@ -30,7 +30,7 @@ from arena.bot import GameInfo
 from arena.cards import Card
 from arena.variants.laying import LayingPart
 from arena.view import View
-from bots.greedy import GreedyBot
+from bots.greedy import GreedyBot, partners, without
 
 Score = Callable[[Sequence[Card]], int]
 CANDIDATES = 5  # discards searched: the best by greedy's measure (the rest rarely win)
@@ -86,7 +86,8 @@ class SearchBot:
             return Draw("stock")  # R51-9, MAR-8: a taken discard must be laid at once
         score = self._scorer(view, opened=_opened(view))
         hand = _shed_order(view.hand, score)
-        choices = {"stock": Choice(hand, score(hand)), source: Choice(hand, score(hand), top)}
+        now = score(hand)
+        choices = {"stock": Choice(hand, now), source: Choice(hand, now, top)}
         return Draw(self._best(view, choices, score, until, draws=self.depth + 1))
 
     def play(self, view: View) -> Play:
@@ -102,7 +103,7 @@ class SearchBot:
             lay, hand, opened = None, list(view.hand), False
         score = self._scorer(view, opened=opened)
         order = self._short_list(view, hand, score)
-        choices = {str(c): Choice(_without(_in_order(hand, order), c), score(_without(hand, c)),
+        choices = {str(c): Choice(without(_in_order(hand, order), c), score(without(hand, c)),
                                   discarded=c) for c in order[:CANDIDATES]}
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
         return Play(discard=discard) if lay is None else lay.play(discard)
@@ -137,7 +138,7 @@ class SearchBot:
             costs, cards = GreedyBot()._shed(view, hand, keep=view.kept)
             return [c for _, c in sorted(zip(costs, cards, strict=True))]
         return sorted({c for c in hand if c != view.kept},
-                      key=lambda c: (score(_without(hand, c)), -_value(c), c))
+                      key=lambda c: (score(without(hand, c)), -_value(c), c))
 
     def _deadline(self, view: View) -> float:
         """When to stop thinking: the budget (unless a number of samples is fixed), or a
@@ -170,11 +171,11 @@ def _play_forward(choice: Choice, draws: Sequence[Card], score: Score,
     score at the end, or less than 0 if it could go out on the way (sooner is better)."""
     hand, now = choice.hand, choice.score
     for step, card in enumerate(draws):
-        if not is_wild(card) and not _joins(card, hand):
+        if not is_wild(card) and not partners(card, hand):
             continue
         best, shed = now, card
         for old in hand[:SHED_OPTIONS]:
-            kept = _without(hand, old)
+            kept = without(hand, old)
             kept.append(card)
             points = score(kept)
             if points < best:
@@ -186,28 +187,16 @@ def _play_forward(choice: Choice, draws: Sequence[Card], score: Score,
     return now
 
 
-def _joins(card: Card, hand: Sequence[Card]) -> bool:
-    """Whether ``card`` could make a combination with a card of ``hand``: its rank in another
-    suit, or its suit within two ranks (the ace beside the king too)."""
-    for c in hand:
-        if c.rank == card.rank:
-            if c.suit != card.suit:
-                return True
-        elif c.suit == card.suit and (abs(c.rank - card.rank) <= 2
-                                      or {c.rank, card.rank} in ({1, 13}, {1, 12})):
-            return True
-    return False
-
-
 def _shed_order(hand: Sequence[Card], score: Score) -> list[Card]:
     """The hand, the card whose loss scores best first: the order a rollout sheds in."""
-    return sorted(hand, key=lambda c: (c.is_joker, score(_without(hand, c)), -_value(c), c))
+    return sorted(hand, key=lambda c: (c.is_joker, score(without(hand, c)), -_value(c), c))
 
 
 def _in_order(hand: Sequence[Card], order: Sequence[Card]) -> list[Card]:
-    """``hand`` listed in ``order`` (a card kept from the discard goes last)."""
-    listed = [c for c in order for _ in range(hand.count(c))]
-    return listed + [c for c in hand if c not in order]
+    """``hand`` listed in ``order`` (a card not in it, such as one kept from the discard,
+    goes last)."""
+    place = {c: i for i, c in enumerate(order)}
+    return sorted(hand, key=lambda c: place.get(c, len(order)))
 
 
 def _feeds(view: View, card: Card | None) -> bool:
@@ -223,7 +212,7 @@ def _feeds(view: View, card: Card | None) -> bool:
         return True
     taken = [c for e in view.history if e.kind == "take" and e.seat != view.seat
              for c in e.cards]
-    return _joins(card, taken)
+    return partners(card, taken) > 0
 
 
 def _extends(cards: Sequence[Card], stands_for: Sequence[Card | None], card: Card) -> bool:
@@ -260,9 +249,3 @@ def _opened(view: View) -> bool:
 
 def _must_lay_taken(view: View) -> bool:
     return view.part_as(LayingPart).rules.must_lay_taken
-
-
-def _without(hand: Sequence[Card], card: Card) -> list[Card]:
-    rest = list(hand)
-    rest.remove(card)
-    return rest

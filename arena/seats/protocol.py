@@ -50,10 +50,10 @@ def hello(info: GameInfo) -> dict[str, Any]:
 
 def info_of(message: Mapping[str, Any]) -> GameInfo:
     """The :class:`GameInfo` of a start-of-game message."""
-    clock = message.get("clock") or {}
+    clock = message.get("clock") or {}  # none from a version 2 referee: the defaults
     return GameInfo(message["seat"], message["players"], message["variant"],
-                    message["options"], message["seed"], draw_ms=clock.get("draw_ms", 15_000),
-                    play_ms=clock.get("play_ms", 22_000))
+                    message["options"], message["seed"],
+                    **{k: clock[k] for k in ("draw_ms", "play_ms") if k in clock})
 
 
 def encode_view(view: View, since: int) -> dict[str, Any]:
