@@ -830,10 +830,23 @@ LEADERBOARD_ARGS = [[], ["--h2h"], ["--format", "json"], ["--format", "csv"],
                     ["--anchor", "greedy=nan"], ["--format", "html", "--h2h"]]
 
 
-@settings(FUZZ, max_examples=200)
+@settings(FUZZ, max_examples=40)
 @given(data=st.data())
 def test_a_damaged_results_folder_is_read_or_refused_in_one_line(results: Path,
                                                                   data: st.DataObject) -> None:
+    leaderboard_of_damaged(results, data)
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=200)
+@given(data=st.data())
+def test_many_damaged_results_folders_are_read_or_refused_in_one_line(
+        results: Path, data: st.DataObject) -> None:
+    leaderboard_of_damaged(results, data)
+
+
+def leaderboard_of_damaged(results: Path, data: st.DataObject) -> None:
+    """``arena leaderboard`` of a damaged copy of ``results`` answers or is one line."""
     with damaged_copy(results, data) as folder:
         args = data.draw(st.sampled_from(LEADERBOARD_ARGS))
         with within(20):

@@ -16,7 +16,7 @@ SLOW = "test_error_rates_at_a_small_elo_gap"  # marked slow, three parameters
 
 def collected(*args: str, cwd: Path = ROOT) -> str:
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                           "--collect-only", *args], cwd=cwd, capture_output=True,
+                           "--collect-only", "-n", "0", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout

@@ -729,6 +729,7 @@ def tournament_leaks(records: list[GameRecord], lines: list[dict[str, Any]]) -> 
             for leak in leaks(r, seat, lines)]
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
     """Unconfined, the bot processes could read results/<name>/config.yaml (same uid),
@@ -742,6 +743,7 @@ def test_peeker_in_a_tournament_learns_nothing(tmp_path: Path) -> None:
     assert found == [], f"{len(found)} leaks, e.g. {found[:2]}"
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_a_small_seed_is_guessed_even_by_a_confined_peeker(tmp_path: Path) -> None:
     """The control of the test above, and the reason a contest config names no seed: with

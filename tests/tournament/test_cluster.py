@@ -246,6 +246,7 @@ def one_error_line(stderr: str) -> str:
 # ------------------------------------------------------------------ faults of the cluster
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(
         tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
     cluster = make_cluster(2)
@@ -266,6 +267,7 @@ def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(
     assert played == local_records(tmp_path, text)
 
 
+@pytest.mark.slow
 def test_a_scheduler_killed_mid_run_keeps_every_game_and_the_same_command_resumes(
         tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
     cluster = make_cluster(1)
