@@ -7,8 +7,10 @@ referee's.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -18,8 +20,8 @@ from arena.engine.game import Game
 from arena.engine.view import View
 from arena.variants import find_variant
 
-__all__ = ["Lay", "deadwood_points", "going_out_card", "hand_points", "suggest_lay",
-           "unseen_cards"]
+__all__ = ["Lay", "deadwood_points", "going_out_card", "hand_points", "sample_game",
+           "suggest_lay", "unseen_cards"]
 
 
 def hand_points(view: View, hand: Sequence[Card] | None = None) -> int:
@@ -58,32 +60,78 @@ def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:
     the game's ``options``, as ``start_game`` told them) less the hand, the table, the
     discard pile and what other seats took from it and still hold. Each of them is in the
     stock or in another hand, and nothing here says which (COM-5)."""
+    return _public(view, options).unseen
+
+
+def sample_game(view: View, options: Mapping[str, Any], rng: random.Random) -> Game:
+    """A game this seat cannot tell from the real one: its own hand, the table and the pile
+    as the view shows them, the cards other seats are known to hold, and the unseen cards
+    dealt at random to the other hands and the stock. Play it on with the engine's rules
+    (``apply``) to try a move against a possible future; R51 and MAR only."""
+    seen = _public(view, options)
+    return _variant(view.variant).view_sample(view, options, seen.unseen, seen.held,
+                                              seen.pile, rng)
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What the public events tell one seat: the unseen cards, what each other seat is known
+    to hold, and the discard pile, bottom first."""
+
+    unseen: Counter[Card]
+    held: dict[int, Counter[Card]]
+    pile: list[Card]
+
+
+def _public(view: View, options: Mapping[str, Any]) -> _Seen:
     unseen = Counter(_variant(view.variant).deck_counts(options) or {})
-    pile: Counter[Card] = Counter()
-    held: Counter[Card] = Counter()  # taken by another seat and not shown since
+    pile: list[Card] = []
+    held = {s: Counter[Card]() for s in range(view.players) if s != view.seat}
     for event in view.history:
-        cards, other = Counter(event.cards), event.seat != view.seat
-        if event.kind == "discard":
-            pile += cards
-            if other:
-                held -= cards
+        hand = held.get(event.seat)
+        if event.kind in ("discard", "return"):
+            pile += event.cards
         elif event.kind == "take":
-            pile -= cards
-            if other:
-                held += cards
-        elif other and event.kind in ("meld", "lay"):
-            held -= cards  # on the table now, which is counted below
-    if view.discard_top is not None and not pile[view.discard_top]:
-        pile[view.discard_top] += 1  # the card turned up at the deal
+            _remove_last(pile, event.cards[0])
+        if hand is None:
+            continue
+        # in place, and never below 0: a card it held from the deal was not known
+        if event.kind == "take":
+            hand += Counter(event.cards)
+        elif event.kind == "take_back":  # its card goes to the table, the joker to the hand
+            hand -= Counter(event.cards[:1])
+            hand += Counter(event.cards[1:])
+        elif event.kind in ("discard", "return", "meld", "lay"):
+            hand -= Counter(event.cards)
+    top = view.discard_top
+    if top is not None and (not pile or pile[-1] != top):
+        _remove_last(pile, top)
+        pile.append(top)  # the card turned up at the deal, or one under an R51 tournante
+    tournante = getattr(view.part, "tournante", None)
+    if tournante is not None:
+        _remove_last(pile, tournante)  # R51-8: not on the pile while it can be taken
     shown = Counter(view.hand)
     for meld in view.table:
         shown += Counter(meld.cards)
+    if tournante is not None:
+        shown[tournante] += 1
+    known = sum(held.values(), Counter[Card]())
     hidden = view.stock_size + sum(view.hand_sizes) - len(view.hand)
-    if sum((unseen - shown - pile - held).values()) < hidden:  # the pile became the stock
-        pile = Counter([view.discard_top] if view.discard_top else [])  # (COM-12): what
-        held = Counter()  # it held and what others took from it is unseen again
-    unseen -= shown + pile + held
-    return unseen
+    left = unseen - shown - Counter(pile) - known
+    if sum(left.values()) + sum(known.values()) < hidden:  # the pile became
+        pile = [top] if top is not None else []  # the stock (COM-12): what it held and
+        held = {s: Counter() for s in held}  # what others took from it is unseen again
+        known = Counter()
+    unseen -= shown + Counter(pile) + known
+    return _Seen(unseen, held, pile)
+
+
+def _remove_last(cards: list[Card], card: Card) -> None:
+    """Take the copy of ``card`` nearest the end (the top of a pile) out of ``cards``."""
+    for i in range(len(cards) - 1, -1, -1):
+        if cards[i] == card:
+            del cards[i]
+            return
 
 
 @cache

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
 import pytest
 
 import bots.search as search
-from arena.advice import unseen_cards
+from arena.advice import sample_game, unseen_cards
+from arena.cards import Card
+from arena.errors import BadInput
 from arena.referee import Clock, play_game
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.protocol import hello, info_of
@@ -21,6 +24,7 @@ TABLES = [("indian13", {"players": 2}), ("three_thirteen", {"players": 3}),
           ("rummy51", {"players": 4}), ("rummy51", {"players": 4, "teams": True}),
           ("moroccan", {"players": 2, "mode": "tallaj"}),
           ("moroccan", {"players": 3, "mode": "simple"})]
+LAYING = ("rummy51", "moroccan")
 
 
 def search_spec(**params: Any) -> BotSpec:
@@ -45,6 +49,53 @@ def test_unseen_cards_hold_every_card_the_seat_cannot_see(variant: str,
         game.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(("variant", "options"), [t for t in TABLES if t[0] in LAYING])
+def test_unseen_cards_are_the_stock_and_the_hidden_hands_where_cards_are_laid(
+        variant: str, options: dict[str, Any]) -> None:
+    """COM-5: in R51 and MAR the seat can count exactly what it has not seen: the stock and
+    the other hands, less what it saw them take and still hold. Only MAR's card turned up at
+    the deal is lost from the views once covered, and is counted unseen."""
+    game = find_variant(variant)(seed=12, options=options)
+    greedy = GreedyBot()
+    for _ in range(300):
+        if game.finished:
+            break
+        view = game.view(game.to_act)
+        hidden = Counter(game.stock) + sum((Counter(h) for s, h in enumerate(game.hands)
+                                            if s != view.seat), Counter[Card]())
+        unseen = unseen_cards(view, game.options)
+        assert not unseen - hidden - Counter(game.pile[:1]), "a seen card counted as unseen"
+        assert sum(unseen.values()) <= sum(hidden.values()) + 1
+        game.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
+
+
+@pytest.mark.parametrize(("variant", "options"), [t for t in TABLES if t[0] in LAYING])
+def test_a_sampled_game_looks_the_same_to_the_seat_and_holds_the_deck(
+        variant: str, options: dict[str, Any]) -> None:
+    """COM-5: a game dealt from one seat's view (sample_game) shows that seat exactly the
+    view it came from, holds every card of the deck once, and plays on under the rules."""
+    game = find_variant(variant)(seed=13, options=options)
+    deck = Counter(game.deck_counts(game.options))
+    greedy, rng = GreedyBot(), random.Random(1)
+    for step in range(300):
+        if game.finished:
+            break
+        view = game.view(game.to_act)
+        if step % 5 == 0:
+            sampled = sample_game(view, game.options, rng)
+            assert sampled.view(view.seat) == view
+            assert Counter(sampled.all_cards()) == deck
+            sampled.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
+        game.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
+
+
+def test_sample_game_names_the_variants_it_serves() -> None:
+    game = find_variant("indian13")(seed=1, options={"players": 2})
+    with pytest.raises(BadInput, match="indian13/v1: sample_game is for the variants that "
+                                       r"lay combinations \(R51, MAR\)"):
+        sample_game(game.view(game.to_act), game.options, random.Random(1))
 
 
 def test_start_game_tells_the_clock() -> None:

@@ -7,6 +7,7 @@ safe play). The engine owns the state; seats only ever get a :class:`~arena.engi
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -245,6 +246,39 @@ class Game:
         :func:`arena.advice.deadwood_points` asks it), for variants that lay combinations."""
         raise BadInput(f"{view.variant}: deadwood_points is for variants that lay "
                        "combinations (R51, MAR)")
+
+    @classmethod
+    def view_sample(cls, view: View, options: Mapping[str, Any], unseen: Counter[Card],
+                    held: Mapping[int, Counter[Card]], pile: list[Card], rng: random.Random
+                    ) -> Game:
+        """For bots: the game of ``view`` with the ``unseen`` cards dealt at random, each other
+        hand first given what it is known to hold (``held``); ``pile`` is the discard pile,
+        bottom first (variant hook; :func:`arena.advice.sample_game` asks it)."""
+        raise BadInput(f"{view.variant}: sample_game is for the variants that lay "
+                       "combinations (R51, MAR)")
+
+    def restore(self, view: View, unseen: Counter[Card], held: Mapping[int, Counter[Card]],
+                pile: list[Card], rng: random.Random) -> None:
+        """Put this game in the state of ``view``, the cards it hides dealt from ``unseen``
+        (the engine's half of :meth:`view_sample`; the variant adds its own state)."""
+        cards = list(unseen.elements())
+        rng.shuffle(cards)
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                self.hands[seat] = list(view.hand)
+                continue
+            hand = list(held.get(seat, Counter()).elements())[:size]
+            self.hands[seat] = hand + [cards.pop() for _ in range(min(size - len(hand),
+                                                                         len(cards)))]
+        pile = pile or ([view.discard_top] if view.discard_top is not None else [])
+        under = max(0, len(cards) - view.stock_size)  # unseen, so under the pile: the card
+        self.stock, self.pile = cards[under:], cards[:under] + pile  # turned up at the deal
+        self.table, self.history = list(view.table), list(view.history)
+        self._shown_history = None
+        self.round, self.dealer, self.totals = view.round, view.dealer, list(view.scores)
+        self.active, self.draws = list(view.active), view.draws
+        self.to_act, self.decision = view.seat, view.decision
+        self.turn = _Turn(drawn=view.drawn, source=view.drawn_from)
 
     @classmethod
     def team_labels(cls, options: Mapping[str, Any]) -> tuple[int, ...] | None:

@@ -5,6 +5,8 @@ table and what cards pay."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -272,6 +274,24 @@ class LayingGame(Game):
         return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=best.melds,
                           deadwood=best.deadwood, points=sum(values[c.code] for c in cards),
                           valid_declaration=why is None, reason=why)
+
+    @classmethod
+    def view_sample(cls, view: View, options: Mapping[str, Any], unseen: Counter[Card],
+                    held: Mapping[int, Counter[Card]], pile: list[Card], rng: random.Random
+                    ) -> LayingGame:
+        """The engine's state of ``view`` and this family's: who has opened (and so laid),
+        the level an opening needs, the first cycle and its tournante."""
+        game = cls(seed=rng.getrandbits(32), options=options)
+        game.restore(view, unseen, held, pile, rng)
+        part = view.part_as(LayingPart)
+        game.opened = list(part.opened)
+        game.laid = [part.opened[s] or any(e.seat == s and e.kind in ("meld", "lay")
+                                           for e in view.history) for s in range(view.players)]
+        base = game.rules.opening
+        game.best_opening = 0 if base is None or part.threshold is None \
+            or part.threshold <= base else part.threshold - 1
+        game.first_cycle, game.tournante = part.first_cycle, part.tournante
+        return game
 
     @classmethod
     def view_lay(cls, view: View, *, taking: Card | None = None) -> Lay | None:
