@@ -532,7 +532,7 @@ def usable(config: Config) -> None:
     yaml.safe_dump({"identity_hash": config.identity_hash(), "identity": config.identity()})
 
 
-@settings(FUZZ, max_examples=800)
+@settings(FUZZ, max_examples=400)
 @given(data=mutated_configs())
 def test_a_mutated_shipped_config_loads_or_is_one_line(contest: Path, data: bytes) -> None:
     path = contest / "fuzzed.yaml"
@@ -578,7 +578,7 @@ def put(raw: Any, at: tuple[str | int, ...], value: Any) -> None:
         raw[at[-1]] = value
 
 
-@settings(FUZZ, max_examples=500)
+@settings(FUZZ, max_examples=250)
 @given(changes=st.lists(st.tuples(st.sampled_from(PATHS), json_like | edge_numbers),
                         min_size=1, max_size=3))
 def test_a_config_of_random_values_loads_or_is_one_line(
@@ -931,14 +931,14 @@ def calculator_args(draw: st.DrawFn, command: str, most: int) -> list[str]:
     return args + (["--json"] if draw(st.booleans()) else [])
 
 
-@settings(FUZZ, max_examples=250)
+@settings(FUZZ, max_examples=100)
 @given(args=calculator_args("hand", MAX_HAND))
 def test_arena_hand_answers_or_refuses_in_one_line(args: list[str]) -> None:
     with within(20):
         checked(runner.invoke(app, args))
 
 
-@settings(FUZZ, max_examples=250)
+@settings(FUZZ, max_examples=100)
 @given(args=calculator_args("meld", MAX_MELD))
 def test_arena_meld_answers_or_refuses_in_one_line(args: list[str]) -> None:
     with within(20):
