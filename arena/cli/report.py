@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import guarded
-from arena.report.page import write_report
 
 
 @guarded
@@ -21,6 +20,8 @@ def report(
 ) -> None:
     """Write a tournament's report: leaderboard, plots and a replay of every game, in one
     html file that fetches nothing (styles, script, plots and games all inside it)."""
+    from arena.report.page import write_report  # jinja2 and the plots: only for a report
+
     written = write_report(results, output)
     broken = f"; {written.broken} do not replay (listed in the report)" if written.broken \
         else ""
