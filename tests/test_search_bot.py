@@ -91,11 +91,15 @@ def test_a_sampled_game_looks_the_same_to_the_seat_and_holds_the_deck(
         game.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
 
 
-def test_sample_game_names_the_variants_it_serves() -> None:
+def test_sample_game_names_the_variants_it_serves_and_the_options_it_needs() -> None:
     game = find_variant("indian13")(seed=1, options={"players": 2})
     with pytest.raises(BadInput, match="indian13/v1: sample_game is for the variants that "
                                        r"lay combinations \(R51, MAR\)"):
         sample_game(game.view(game.to_act), game.options, random.Random(1))
+    game = find_variant("rummy51")(seed=1, options={"players": 2})
+    with pytest.raises(BadInput, match="rummy51/v1: the options give 4 players, the view 2: "
+                                       "pass the options start_game gave"):
+        sample_game(game.view(game.to_act), {}, random.Random(1))
 
 
 def test_start_game_tells_the_clock() -> None:

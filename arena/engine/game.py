@@ -261,6 +261,9 @@ class Game:
                 pile: list[Card], rng: random.Random) -> None:
         """Put this game in the state of ``view``, the cards it hides dealt from ``unseen``
         (the engine's half of :meth:`view_sample`; the variant adds its own state)."""
+        if self.players != view.players:
+            raise BadInput(f"{view.variant}: the options give {self.players} players, the "
+                           f"view {view.players}: pass the options start_game gave")
         cards = list(unseen.elements())
         rng.shuffle(cards)
         for seat, size in enumerate(view.hand_sizes):
