@@ -148,8 +148,9 @@ class SearchBot:
 
     def _scorer(self, view: View, *, opened: bool) -> Score:
         """What a hand is worth to this seat: its penalty where the round scores an
-        arrangement (IND, TT); where cards are laid (R51, MAR), what laying cannot shed,
-        plus what an opening still lacks before this seat has opened."""
+        arrangement (IND, TT); where cards are laid (R51, MAR), what laying cannot shed
+        (jokers placed by the solver), or before this seat has opened, that value of its
+        natural cards plus what the opening still lacks."""
         if not view.allows("meld"):  # IND's penalty is flat (80) until a pure sequence
             return lambda hand: hand_points(view, hand) + deadwood_points(view, hand)
         part = view.part_as(LayingPart)
@@ -157,6 +158,8 @@ class SearchBot:
         value = part.rules.hand_value
 
         def laying(hand: Sequence[Card]) -> int:
+            if not need:  # opened (MAR Simple: from the start): the solver places the jokers
+                return deadwood_points(view, hand)
             natural = [c for c in hand if not c.is_joker]  # a joker joins any combination
             dead = deadwood_points(view, natural)
             melded = sum(map(value, natural)) - dead + JOKER_WORTH * (len(hand) - len(natural))
