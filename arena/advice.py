@@ -115,14 +115,11 @@ def _public(view: View, options: Mapping[str, Any]) -> _Seen:
         shown += Counter(meld.cards)
     if tournante is not None:
         shown[tournante] += 1
-    known = sum(held.values(), Counter[Card]())
     hidden = view.stock_size + sum(view.hand_sizes) - len(view.hand)
-    left = unseen - shown - Counter(pile) - known
-    if sum(left.values()) + sum(known.values()) < hidden:  # the pile became
+    if sum((unseen - shown - Counter(pile)).values()) < hidden:  # the pile became
         pile = [top] if top is not None else []  # the stock (COM-12): what it held and
         held = {s: Counter() for s in held}  # what others took from it is unseen again
-        known = Counter()
-    unseen -= shown + Counter(pile) + known
+    unseen -= shown + Counter(pile) + sum(held.values(), Counter[Card]())
     return _Seen(unseen, held, pile)
 
 

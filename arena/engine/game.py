@@ -273,7 +273,6 @@ class Game:
             hand = list(held.get(seat, Counter()).elements())[:size]
             self.hands[seat] = hand + [cards.pop() for _ in range(min(size - len(hand),
                                                                          len(cards)))]
-        pile = pile or ([view.discard_top] if view.discard_top is not None else [])
         under = max(0, len(cards) - view.stock_size)  # unseen, so under the pile: the card
         self.stock, self.pile = cards[under:], cards[:under] + pile  # turned up at the deal
         self.table, self.history = list(view.table), list(view.history)
