@@ -15,7 +15,8 @@ from typing import Any
 from arena.cards import Card, parse_cards
 from arena.engine.game import HandReport
 from arena.engine.options import resolve_options
-from arena.ratings.leaderboard import Anchor, Standing, standings
+from arena.ratings.leaderboard import Standing, standings
+from arena.ratings.terms import Anchor
 from arena.records import GameRecord, read_games, replay
 from arena.referee import play_game
 from arena.seats.bot import BotSpec, named_bot

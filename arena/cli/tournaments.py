@@ -15,16 +15,7 @@ from arena.cli.common import (
     guarded,
 )
 from arena.errors import BadInput
-from arena.ratings.leaderboard import (
-    Anchor,
-    board,
-    faulty_bots,
-    head_to_head,
-    parse_anchor,
-    standings,
-)
-from arena.ratings.render import FORMATS, render, render_h2h
-from arena.ratings.sprt import Sprt
+from arena.ratings.terms import FORMATS, Anchor, check_format, parse_anchor
 from arena.records import GameRecord, read_games
 from arena.seats import confine
 from arena.tournament.config import (
@@ -37,7 +28,6 @@ from arena.tournament.config import (
 )
 from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
-from arena.tournament.sprt_run import run_sprt
 
 FORMAT_WORDS = "|".join(FORMATS)
 CLUSTER_VARIABLE = "ARENA_CLUSTER"
@@ -67,7 +57,7 @@ def run(
     """Play a tournament (resuming one that was stopped) and print the leaderboard."""
     cfg = load_config(config, overrides={"workers": workers, "games": games, "seed": seed,
                                          "output": out, **_cluster_choice(cluster)})
-    render(standings([]), fmt)  # reject a bad --format before playing
+    check_format(fmt)  # reject a bad --format before playing
     _warn_if_unconfined(cfg)
     try:
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
@@ -98,6 +88,8 @@ def _cluster_choice(option: str | None) -> dict[str, Any]:
 def _print_board(records: Sequence[GameRecord], *, anchor: Anchor | None, fmt: str,
                  wide: bool) -> None:
     """The leaderboard, with the lines under it that say what it rests on."""
+    from arena.ratings.leaderboard import board  # numpy: only when rating
+    from arena.ratings.render import render
     rated = board(records, anchor=anchor, teams=teams_of(records))
     typer.echo(render(rated.rows, fmt, wide=wide, footing=rated.footing))
 
@@ -105,6 +97,7 @@ def _print_board(records: Sequence[GameRecord], *, anchor: Anchor | None, fmt: s
 def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
     """Say on the console which bots faulted on most of their decisions, and where their
     tracebacks are: a broken bot is otherwise seen only as a weak one."""
+    from arena.ratings.leaderboard import faulty_bots
     for bot in faulty_bots(records):
         share = bot.faults / max(bot.decisions, 1)
         typer.echo(f"arena: warning: bot {bot.bot!r} faulted on {min(share, 1):.0%} of its "
@@ -154,10 +147,12 @@ def leaderboard(
     games = results / "games.jsonl" if results.is_dir() else results
     if not games.is_file():
         raise BadInput(f"{results}: no games.jsonl here")
-    render(standings([]), fmt)  # the arguments first: a warning of read_games is no error
+    check_format(fmt)  # the arguments first: a warning of read_games is no error
     fixed = None if h2h else parse_anchor(anchor) if anchor else stored_anchor(games.parent)
     records = read_games(games, actions=False)
     if h2h:
+        from arena.ratings.leaderboard import head_to_head  # numpy: only when rating
+        from arena.ratings.render import render_h2h
         typer.echo(render_h2h(head_to_head(records, teams=teams_of(records)), fmt))
         return
     _print_board(records, anchor=fixed, fmt=fmt, wide=wide)
@@ -189,6 +184,8 @@ def sprt(
 ) -> None:
     """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
     until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
+    from arena.ratings.sprt import Sprt  # numpy: only when rating
+    from arena.tournament.sprt_run import run_sprt
     cfg = load_config(config, overrides={"workers": workers})
     _warn_if_unconfined(cfg)
     verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),

@@ -17,10 +17,8 @@ from arena.ratings.bradley_terry import MIN_UNITS, RESAMPLES, SEED, Estimate, Ra
 from arena.ratings.comparisons import Teams, unit_key
 from arena.ratings.duplicate import DuplicateGain, duplicate_gain
 from arena.ratings.openskill import openskill_ordinals
+from arena.ratings.terms import Anchor
 from arena.records import GameRecord
-
-Anchor = tuple[str, float]
-MAX_ELO = 10_000  # an anchor beyond it is a typing error (and overflows the logistic)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,18 +205,6 @@ def head_to_head(records: Sequence[GameRecord], *, teams: Teams = None) -> list[
     return [Meeting(rated.names[a], rated.names[b], float(rated.score[a, b]),
                     int(rated.meets[a, b]))
             for a in order for b in order if a != b and rated.meets[a, b] > 0]
-
-
-def parse_anchor(text: str) -> Anchor:
-    """``NAME=ELO`` from the command line."""
-    name, sep, value = text.rpartition("=")
-    try:
-        elo = float(value)
-    except ValueError:
-        elo = math.nan
-    if not sep or not name or not abs(elo) <= MAX_ELO:
-        raise BadInput(f"--anchor {text!r}: expected NAME=ELO, e.g. random=1000")
-    return name, elo
 
 
 @dataclass(frozen=True, slots=True)

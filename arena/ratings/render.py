@@ -16,7 +16,6 @@ from typing import Any
 
 from tabulate import tabulate
 
-from arena.errors import BadInput
 from arena.ratings.bradley_terry import MIN_UNITS
 from arena.ratings.duplicate import DuplicateGain
 from arena.ratings.leaderboard import (
@@ -24,8 +23,8 @@ from arena.ratings.leaderboard import (
     Meeting,
     Standing,
 )
+from arena.ratings.terms import check_format
 
-FORMATS = ("plain", "github", "markdown", "csv", "json", "html")
 _TABULATE = {"plain": "simple", "github": "github", "markdown": "pipe", "html": "html"}
 
 HEADERS = ["rank", "bot", "games", "wins", "win %", "mean points", "points low", "points high",
@@ -45,7 +44,7 @@ def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
            footing: Footing | None = None) -> str:
     """The leaderboard as text in one of :data:`FORMATS`: every column with ``wide`` (csv
     and json always), and for a table the footnotes of its ``footing`` under it."""
-    _check_format(fmt)
+    check_format(fmt)
     if fmt == "json":
         return json.dumps([asdict(r) for r in rows], indent=2)
     if fmt == "csv":
@@ -246,11 +245,6 @@ def html_page(rows: Sequence[Standing], footing: Footing | None = None, *,
         html_leaderboard(rows, footing, wide=wide), "</main>", "</body>", "</html>"])
 
 
-def _check_format(fmt: str) -> None:
-    if fmt not in FORMATS:
-        raise BadInput(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
-
-
 def _csv(headers: Sequence[str], table: Sequence[Sequence[Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -262,7 +256,7 @@ def _csv(headers: Sequence[str], table: Sequence[Sequence[Any]]) -> str:
 def render_h2h(meetings: Sequence[Meeting], fmt: str = "plain") -> str:
     """The head-to-head table: one line per pair for csv and json, else a matrix whose cell
     is the row bot's score against the column bot, out of their games."""
-    _check_format(fmt)
+    check_format(fmt)
     if fmt == "json":
         return json.dumps([asdict(m) for m in meetings], indent=2)
     if fmt == "csv":

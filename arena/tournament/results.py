@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena import safe_yaml
 from arena.errors import BadInput
-from arena.ratings.comparisons import Teams
-from arena.ratings.leaderboard import MAX_ELO, Anchor
+from arena.ratings.terms import MAX_ELO, Anchor
 from arena.records import GameRecord
 from arena.variants import find_variant
+
+if TYPE_CHECKING:
+    from arena.ratings.comparisons import Teams
 
 
 def teams_of(records: Sequence[GameRecord]) -> Teams:

@@ -71,3 +71,14 @@ def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
 
 # Ctrl-C in a tournament ("arena: interrupted", exit 130, games kept) is tested in
 # tests/tournament/test_tournament.py::test_ctrl_c_stops_with_130_and_a_resume_hint.
+
+
+def test_a_command_that_rates_nothing_never_loads_numpy(tmp_path: Path) -> None:
+    """numpy is a fifth of a start: ``arena hand``, ``validate`` or ``--help`` skip it."""
+    probe = ("import sys; from arena.cli.app import main; sys.argv = ['arena', 'hand', "
+             "'indian13', '3S', '4S', '5S', '--wild', '7C']\ntry:\n    main()\nexcept SystemExit:\n"
+             "    pass\nassert 'numpy' not in sys.modules, 'numpy loaded'")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "points: 0" in done.stdout, done.stdout

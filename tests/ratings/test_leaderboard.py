@@ -19,7 +19,8 @@ from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
 from arena.ratings.comparisons import pairwise
 from arena.ratings.leaderboard import Standing, board, standings
-from arena.ratings.render import FORMATS, HEADERS, TABLE_HEADERS, footnotes, render
+from arena.ratings.render import HEADERS, TABLE_HEADERS, footnotes, render
+from arena.ratings.terms import FORMATS
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
 
 runner = CliRunner()

@@ -31,9 +31,10 @@ from arena.ratings.bradley_terry import (
     t_quantile,
 )
 from arena.ratings.comparisons import pairwise, seats_of
-from arena.ratings.leaderboard import head_to_head, parse_anchor, standings
+from arena.ratings.leaderboard import head_to_head, standings
 from arena.ratings.openskill import _fast_path_works, openskill_ordinals
 from arena.ratings.render import render, render_h2h
+from arena.ratings.terms import parse_anchor
 from arena.records import GameRecord, SeatRecord
 from arena.tournament.config import load_config
 from arena.tournament.results import stored_anchor

@@ -1,0 +1,31 @@
+"""The words the rating commands take, checked before anything is computed: an anchor and
+an output format. Kept apart from the statistics, so that a command that rates nothing
+never loads numpy."""
+
+from __future__ import annotations
+
+import math
+
+from arena.errors import BadInput
+
+Anchor = tuple[str, float]
+MAX_ELO = 10_000  # an anchor beyond it is a typing error (and overflows the logistic)
+FORMATS = ("plain", "github", "markdown", "csv", "json", "html")
+
+
+def parse_anchor(text: str) -> Anchor:
+    """``NAME=ELO`` from the command line."""
+    name, sep, value = text.rpartition("=")
+    try:
+        elo = float(value)
+    except ValueError:
+        elo = math.nan
+    if not sep or not name or not abs(elo) <= MAX_ELO:
+        raise BadInput(f"--anchor {text!r}: expected NAME=ELO, e.g. random=1000")
+    return name, elo
+
+
+def check_format(fmt: str) -> None:
+    """A table format the renderer knows, or a one-line error naming them."""
+    if fmt not in FORMATS:
+        raise BadInput(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
