@@ -345,18 +345,19 @@ def test_a_path_a_root_referees_bot_cannot_use_is_refused_at_config(tmp_path: Pa
 
 def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
     """limits.memory_mb holds for the bot and every process it starts, together (a memory
-    cgroup): of five children that take 300 MB each and keep it 10 s, at most three keep
-    it together under 1024 MB (the kernel kills the others)."""
+    cgroup): of five children that take 150 MB each and keep it 6 s, at most three keep
+    it together under 512 MB (the kernel kills the others)."""
     report = writable_by_bots(tmp_path / "held.txt")
     spec = BotSpec("hungry", f"{Path(__file__).parents[1] / 'bots' / 'memory_children.py'}"
-                             ":MemoryChildren", {"report": str(report)}, write=(str(report),))
+                             ":MemoryChildren", {"report": str(report), "mb": 150, "hold_s": 6},
+                   write=(str(report),))
     if not os.access("/sys/fs/cgroup/memory", os.W_OK):
         pytest.skip("no memory cgroup here: the per-process limit is the fallback")
-    seat = make.make_seat(spec, isolation="process", limits=Limits(memory_mb=1024))
+    seat = make.make_seat(spec, isolation="process", limits=Limits(memory_mb=512))
     try:
         assert seat.begin(GameInfo(0, 2, "indian13/v1", {}, 0)) is None
         assert seat.ready() is None
-        deadline = time.monotonic() + 120  # room for a busy machine to touch 1.5 GB
+        deadline = time.monotonic() + 120  # room for a busy machine to touch 750 MB
         while time.monotonic() < deadline and "still" not in report.read_text():
             time.sleep(0.5)
         time.sleep(3)  # the other survivors say so within moments
@@ -364,4 +365,4 @@ def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
         seat.close()
     words = report.read_text().split()
     assert words.count("held") >= 1
-    assert 1 <= words.count("still") <= 3, words  # 5 x 300 MB never at once under 1 GiB
+    assert 1 <= words.count("still") <= 3, words  # 5 x 150 MB never at once under 512 MiB

@@ -776,6 +776,7 @@ def test_small_tournament_with_hostile_bots(tmp_path: Path) -> None:
           module: bots.random_bot:RandomBot
         - name: crasher
           module: {ADVERSARIAL}:Crasher
+          params: {{at: 20}}
         - name: garbage
           module: {ADVERSARIAL}:GarbageWriter
         """, time_ms=ROOMY_MS))  # no bot here overruns a clock: the honest ones never do
