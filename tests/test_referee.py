@@ -121,14 +121,19 @@ FAST = Clock(draw_ms=200, play_ms=200)  # roomy for honest seats on a busy machi
 
 
 COM_6 = FaultPolicy(forfeit_after_consecutive=None)  # COM-6 alone: no forfeit at all
+SLOW_GAME_DRAWS = 24  # six turns a seat: enough faults to count, not 25 clocks to wait
 
 
 def _faulty_game(cls: str, *, clock: Clock | None = None, isolation: Isolation = "inprocess",
-                 faults: FaultPolicy = COM_6, **params: Any) -> GameRecord:
+                 faults: FaultPolicy = COM_6, draw_cap: int | None = None,
+                 **params: Any) -> GameRecord:
+    """One game of four seats, the faulty one among stock drawers (a slow bot's game is cut
+    short with ``draw_cap``: each of its turns waits out a clock)."""
     seats = [STOCK] * 4
     seats[FAULTY_SEAT] = BotSpec(cls.lower(), bot_target(cls), params)
+    options = {} if draw_cap is None else {"draw_cap": draw_cap}
     return play_game(Indian13, seats, seed=21, clock=clock, isolation=isolation,
-                     faults=faults)
+                     faults=faults, options=options)
 
 
 def _turns(record: GameRecord, seat: int) -> int:
@@ -168,7 +173,8 @@ def _assert_safe_turns(record: GameRecord, seat: int) -> None:
 def test_com_6_default_fault_policy(cls: str, kind: str, at_start: int) -> None:
     """COM-6: one fault per faulty decision, of the right kind and seat; the safe action
     (COM-10) is played instead and the game finishes."""
-    record = _faulty_game(cls, clock=FAST)
+    record = _faulty_game(cls, clock=FAST, draw_cap=SLOW_GAME_DRAWS if cls.startswith("Slow")
+                          else None)
     _assert_faults(record, kind, at_start)
 
 
@@ -242,7 +248,7 @@ def test_isolated_seats_play_the_same_game() -> None:
 
 def test_com_8_late_answer_is_ignored() -> None:
     """COM-8: a slow draw asking for the discard is not applied; the safe stock draw is."""
-    record = _faulty_game("SlowDrawer", clock=FAST, delay=0.3)
+    record = _faulty_game("SlowDrawer", clock=FAST, draw_cap=SLOW_GAME_DRAWS, delay=0.3)
     mine = [line for line in record.actions if line.startswith(f"{FAULTY_SEAT} ")]
     assert f"{FAULTY_SEAT} discard" not in mine
     assert record.seats[FAULTY_SEAT].time_max_ms >= 60
