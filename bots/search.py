@@ -87,7 +87,7 @@ class SearchBot:
         score = self._scorer(view, opened=_opened(view))
         hand = _shed_order(view.hand, score)
         now = score(hand)
-        choices = {"stock": Choice(hand, now), source: Choice(hand, now, top)}
+        choices = {source: Choice(hand, now, top), "stock": Choice(hand, now)}
         return Draw(self._best(view, choices, score, until, draws=self.depth + 1))
 
     def play(self, view: View) -> Play:
@@ -113,9 +113,11 @@ class SearchBot:
     def _best(self, view: View, choices: dict[str, Choice], score: Score, until: float, *,
               draws: int) -> str:
         """The choice with the lowest mean score over the futures dealt by ``until``: the
-        same futures for every choice, so that luck cancels out of their comparison."""
+        same futures for every choice, so that luck cancels out of their comparison. A tie
+        goes to the choice listed first: greedy's, for a discard."""
+        place = {name: i for i, name in enumerate(choices)}
         if len(choices) == 1 or draws == 0:
-            return min(choices, key=lambda name: (choices[name].score, name))
+            return min(choices, key=lambda name: (choices[name].score, place[name]))
         pool = list(unseen_cards(view, self.options).elements())
         length = min(len(pool), draws)
         totals = dict.fromkeys(choices, 0.0)
@@ -129,7 +131,7 @@ class SearchBot:
         fed = {name: FEED_COST * dealt * _feeds(view, choice.discarded)
                for name, choice in choices.items()}
         return min(choices, key=lambda name: (totals[name] + fed[name], choices[name].score,
-                                              name))
+                                              place[name]))
 
     def _short_list(self, view: View, hand: list[Card], score: Score) -> list[Card]:
         """The cards it may discard, likeliest first: by greedy's own measure where cards
@@ -149,21 +151,24 @@ class SearchBot:
     def _scorer(self, view: View, *, opened: bool) -> Score:
         """What a hand is worth to this seat: its penalty where the round scores an
         arrangement (IND, TT); where cards are laid (R51, MAR), what laying cannot shed
-        (jokers placed by the solver), or before this seat has opened, that value of its
-        natural cards plus what the opening still lacks."""
+        (jokers placed by the solver), or before this seat has opened, what the opening
+        still lacks (the value outside combinations does not count yet: scored, it made
+        search shed the high cards an opening needs, and lose to greedy)."""
         if not view.allows("meld"):  # IND's penalty is flat (80) until a pure sequence
             return lambda hand: hand_points(view, hand) + deadwood_points(view, hand)
         part = view.part_as(LayingPart)
         need = 0 if opened or part.threshold is None else part.threshold
-        value = part.rules.hand_value
+        rules = part.rules
+        value = rules.hand_value
+        # a joker joins any combination, but counts nothing in a MAR or Rummy 71 opening
+        joker = 0 if rules.franc or rules.joker_free_opening else JOKER_WORTH
 
         def laying(hand: Sequence[Card]) -> int:
             if not need:  # opened (MAR Simple: from the start): the solver places the jokers
                 return deadwood_points(view, hand)
-            natural = [c for c in hand if not c.is_joker]  # a joker joins any combination
-            dead = deadwood_points(view, natural)
-            melded = sum(map(value, natural)) - dead + JOKER_WORTH * (len(hand) - len(natural))
-            return dead + max(0, need - melded)
+            natural = [c for c in hand if not c.is_joker]
+            melded = sum(map(value, natural)) - deadwood_points(view, natural)
+            return max(0, need - melded - joker * (len(hand) - len(natural)))
         return laying
 
 
