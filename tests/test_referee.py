@@ -173,8 +173,7 @@ def _assert_safe_turns(record: GameRecord, seat: int) -> None:
 def test_com_6_default_fault_policy(cls: str, kind: str, at_start: int) -> None:
     """COM-6: one fault per faulty decision, of the right kind and seat; the safe action
     (COM-10) is played instead and the game finishes."""
-    record = _faulty_game(cls, clock=FAST, draw_cap=SLOW_GAME_DRAWS if cls.startswith("Slow")
-                          else None)
+    record = _faulty_game(cls, clock=FAST, draw_cap=SLOW_GAME_DRAWS)
     _assert_faults(record, kind, at_start)
 
 

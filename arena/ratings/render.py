@@ -42,8 +42,9 @@ ANCHOR = "anchor"  # the Elo interval cell of the bot the scale is fixed to
 
 def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
            footing: Footing | None = None) -> str:
-    """The leaderboard as text in one of :data:`FORMATS`: every column with ``wide`` (csv
-    and json always), and for a table the footnotes of its ``footing`` under it."""
+    """The leaderboard as text in one of :data:`arena.ratings.terms.FORMATS`: every column
+    with ``wide`` (csv and json always), and for a table the footnotes of its ``footing``
+    under it."""
     check_format(fmt)
     if fmt == "json":
         return json.dumps([asdict(r) for r in rows], indent=2)
