@@ -82,6 +82,21 @@ class Meld(msgspec.Struct, frozen=True):
         return " ".join(str(c) for c in self.cards)
 
 
+class Arrangement(msgspec.Struct, frozen=True):
+    """A split of a hand into melds and deadwood, and the penalty it gives (a struct: the
+    solver returns one per call, and a dataclass's frozen ``__init__`` cost it more than the
+    search of a 10-card hand)."""
+
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    points: int
+
+    @property
+    def complete(self) -> bool:
+        """Every card is in a meld."""
+        return not self.deadwood
+
+
 @dataclass(frozen=True, slots=True)
 class MeldCheck:
     """The verdict on one combination: its best kind, or the rule it breaks."""

@@ -5,32 +5,17 @@ handled as integer codes (see :mod:`arena.cards`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from arena.cards import CARDS, JOKER_CODE, Card
-from arena.engine.melds import INF, Kind, Meld, MeldRules, WildSpec
+from arena.engine.melds import INF, Arrangement, Kind, Meld, MeldRules, WildSpec
 
 #
 # The hand's natural cards are numbered 0..n-1 in code order, so a set of them is a bit mask.
 # Every combination the hand could hold is listed once, under its lowest card; the search
 # then takes the lowest remaining card and either leaves it out or puts it in one of the
 # combinations listed under it. Wild cards are counted, not placed, until the end.
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """A split of a hand into melds and deadwood, and the penalty it gives."""
-
-    melds: tuple[Meld, ...]
-    deadwood: tuple[Card, ...]
-    points: int
-
-    @property
-    def complete(self) -> bool:
-        """Every card is in a meld."""
-        return not self.deadwood
 
 
 # A candidate combination of natural cards, as a plain tuple because the search makes many:
@@ -147,10 +132,15 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     ``wild_meld_free``: spare wild cards may join melds or meld on their own (TT-8), so only
     one or two left over are charged (the cheapest); otherwise spare wilds cost their value.
     """
+    codes = _plain_codes(hand, wilds)
+    if codes is not None:
+        return _plain_arrangement(codes, rules, values, need_pure)
     found = _search(hand, rules, wilds, values, need_pure, wild_meld_free)
     if found is None:
         return None
     h, cost, link = found
+    if not h.tokens:  # no wild card in the hand: nothing to place, no card to look up
+        return _natural_build(h.codes, link, cost)
     return _build(hand, wilds, h.codes, link, cost, fill_leftover=wild_meld_free)
 
 
@@ -158,6 +148,10 @@ def deadwood_points(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
                     values: Sequence[int], *, need_pure: bool = False,
                     wild_meld_free: bool = False) -> int | None:
     """Just the points of :func:`min_deadwood` (the scoring hot path builds no melds)."""
+    codes = _plain_codes(hand, wilds)
+    if codes is not None:
+        cost = _plain_search(codes, rules, values, need_pure)[0]
+        return None if cost >= INF else cost
     found = _search(hand, rules, wilds, values, need_pure, wild_meld_free)
     return None if found is None else found[1]
 
@@ -210,6 +204,152 @@ def _least_deadwood(h: _Hand, hand: Sequence[Card], wilds: WildSpec, values: Seq
     fixed = sum(cost_of[i] for i in range(len(h.codes)) if alone >> i & 1)
     cost, link = best(h.meldable, h.tokens, False)
     return cost + fixed, link
+
+
+# Hands without a wild card and without two copies of a card (a one-deck game, and many
+# two-deck hands) take a shorter road to the same answer: each card is one bit of its code, a
+# run of one suit is a block of consecutive codes, and nothing is left to place at the end.
+# The combinations are listed, and the search breaks ties, exactly as above.
+
+
+def _plain_codes(hand: Sequence[Card], wilds: WildSpec) -> list[int] | None:
+    """The hand's codes, in order, when it holds no wild card and no card twice; else None."""
+    wild = wilds.wild
+    mask = 0
+    for card in hand:
+        code = card.code
+        bit = 1 << code
+        if mask & bit or code in wild:
+            return None
+        mask |= bit
+    codes: list[int] = []
+    while mask:
+        low = mask & -mask
+        codes.append(low.bit_length() - 1)
+        mask ^= low
+    return codes
+
+
+def _plain_cands(codes: list[int], rules: MeldRules) -> dict[int, list[tuple[int, bool]]]:
+    """The combinations of a plain hand, as (mask of codes, is a run), under their lowest
+    code: runs by length, the ace high ones after, then sets (the order of :class:`_Hand`)."""
+    hand = 0
+    for code in codes:
+        hand |= 1 << code
+    cands: dict[int, list[tuple[int, bool]]] = {}
+    for base in (0, 13, 26, 39):  # runs, suit by suit: most suits hold none
+        suit = hand >> base & 0x1FFF
+        high = rules.ace_high and suit & 1 and suit >> 11 & 3 == 3  # A K Q
+        if suit & suit >> 1 & suit >> 2 or high:
+            _plain_runs(hand, base, suit, bool(high), cands)
+    for rank in range(13):  # sets, rank by rank: most ranks have fewer than three cards
+        held = [c for c in range(rank, 52, 13) if hand >> c & 1]
+        for at in range(len(held) - 2):
+            found = cands.setdefault(held[at], [])
+            same = held[at + 1:]
+            for size in range(2, min(len(same), rules.max_set - 1) + 1):
+                for extra in combinations(same, size):
+                    mask = 1 << held[at]
+                    for c in extra:
+                        mask |= 1 << c
+                    found.append((mask, False))
+    return cands
+
+
+def _plain_runs(hand: int, base: int, suit: int, high: bool,
+                cands: dict[int, list[tuple[int, bool]]]) -> None:
+    """The runs of one suit (``suit``: its ranks as bits, the ace first), under their
+    lowest code; the ace high runs (``high``) after the ace's own."""
+    for rank in range(11):
+        if suit >> rank & 7 != 7:
+            continue  # no run starts here
+        code = base + rank
+        found = cands.setdefault(code, [])
+        mask = 1 << code
+        for top in range(code + 1, base + 13):  # up the suit, to its king
+            if not hand >> top & 1:
+                break
+            mask |= 1 << top
+            if top - code >= 2:
+                found.append((mask, True))
+    if high:  # the ace above the king, then down the suit
+        found = cands.setdefault(base, [])
+        mask = 1 << base
+        for below in range(base + 12, base, -1):
+            if not hand >> below & 1:
+                break
+            mask |= 1 << below
+            if base + 12 - below >= 1:
+                found.append((mask, True))
+
+
+def _plain_search(codes: list[int], rules: MeldRules, values: Sequence[int], need_pure: bool
+                  ) -> tuple[int, dict[int, int], int]:
+    """The least deadwood of a plain hand, the choice made at each state (0: its lowest
+    card left out) from which :func:`_plain_arrangement` reads the melds back, and the
+    cards some combination could use (where the search starts)."""
+    cands = _plain_cands(codes, rules)
+    meldable = 0
+    for found in cands.values():
+        for mask, _ in found:
+            meldable |= mask
+    fixed = sum(values[c] for c in codes if not meldable >> c & 1)
+    picks: dict[int, int] = {}
+    cost = _plain_best(meldable, not need_pure, cands, values, {}, picks)
+    return (INF if cost >= INF else cost + fixed), picks, meldable
+
+
+def _plain_best(rem: int, pure: bool, cands: dict[int, list[tuple[int, bool]]],
+                values: Sequence[int], memo: dict[int, int], picks: dict[int, int]) -> int:
+    """The least deadwood of the cards in ``rem``; ``pure``: a pure run is already laid (or
+    none is needed)."""
+    if not rem:
+        return 0 if pure else INF
+    key = rem << 1 | pure
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    low = rem & -rem
+    code = low.bit_length() - 1
+    best = _plain_best(rem ^ low, pure, cands, values, memo, picks) + values[code]
+    pick = 0
+    for mask, run in cands.get(code) or []:
+        if mask & ~rem:
+            continue
+        sub = _plain_best(rem & ~mask, pure or run, cands, values, memo, picks)
+        if sub < best:
+            best, pick = sub, mask
+    memo[key] = best
+    picks[key] = pick
+    return best
+
+
+def _plain_arrangement(codes: list[int], rules: MeldRules, values: Sequence[int],
+                       need_pure: bool) -> Arrangement | None:
+    """:func:`min_deadwood` of a plain hand."""
+    cost, picks, rem = _plain_search(codes, rules, values, need_pure)
+    if cost >= INF:
+        return None
+    melds: list[Meld] = []
+    pure = not need_pure
+    used = 0
+    while rem:
+        pick = picks[rem << 1 | pure]
+        if not pick:
+            rem &= rem - 1
+            continue
+        used |= pick
+        rem &= ~pick
+        cards: list[Card] = []
+        while pick:
+            low = pick & -pick
+            cards.append(CARDS[low.bit_length() - 1])
+            pick ^= low
+        run = cards[0].code // 13 == cards[-1].code // 13  # a set spans suits
+        melds.append(Meld("pure_sequence" if run else "set", tuple(cards)))
+        pure = pure or run
+    deadwood = tuple([CARDS[c] for c in codes if not used >> c & 1])
+    return Arrangement(tuple(melds), deadwood, cost)
 
 
 def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, *,
@@ -355,6 +495,26 @@ def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
         out.append(Meld("set", tuple(spare)))
     pool.sort(key=_code)
     return Arrangement(tuple(out), tuple(pool), deadwood_cost)
+
+
+def _natural_build(codes: list[int], link: _Link, deadwood_cost: int) -> Arrangement:
+    """:func:`_build` for a hand without wild cards, where the melds' bits name every card:
+    the same arrangement, without searching the hand for each card."""
+    out: list[Meld] = []
+    used = 0
+    while link is not None:
+        cand = link[0]
+        mask = cand[0]
+        used |= mask
+        cards: list[Card] = []
+        while mask:
+            low = mask & -mask
+            cards.append(CARDS[codes[low.bit_length() - 1]])
+            mask ^= low
+        out.append(Meld("pure_sequence" if cand[5] else "set", tuple(cards)))
+        link = link[2]
+    deadwood = tuple(CARDS[c] for i, c in enumerate(codes) if not used >> i & 1)
+    return Arrangement(tuple(out), deadwood, deadwood_cost)
 
 
 def _not_joker(card: Card) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 from arena.actions import Placed, Play
 from arena.cards import Card, deck, format_cards
 from arena.engine.game import Game, HandReport, MeldReport
-from arena.engine.melds import MeldRules, WildSpec, check_meld
+from arena.engine.melds import Arrangement, MeldRules, WildSpec, check_meld
 from arena.engine.options import (
     MAX_DEALS,
     OptionSpec,
@@ -22,7 +22,7 @@ from arena.engine.options import (
     resolve_options,
 )
 from arena.engine.results import RoundEnd
-from arena.engine.solver import Arrangement, complete_arrangement, deadwood_points, min_deadwood
+from arena.engine.solver import complete_arrangement, deadwood_points, min_deadwood
 from arena.engine.view import EventKind, PublicEvent, View, ViewPart
 from arena.errors import BadInput, IllegalAction
 

@@ -19,10 +19,10 @@ from typing import Any
 from arena.actions import Placed, Play
 from arena.cards import RANKS, Card, deck, format_cards
 from arena.engine.game import Game, HandReport, MeldReport
-from arena.engine.melds import MeldRules, WildSpec, check_meld
+from arena.engine.melds import Arrangement, MeldRules, WildSpec, check_meld
 from arena.engine.options import OptionSpec, draw_cap, int_in, match_of, one_of, resolve_options
 from arena.engine.results import RoundEnd
-from arena.engine.solver import Arrangement, deadwood_points, min_deadwood
+from arena.engine.solver import deadwood_points, min_deadwood
 from arena.engine.view import PublicEvent, View, ViewPart
 from arena.errors import BadInput, IllegalAction
 
