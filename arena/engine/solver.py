@@ -132,6 +132,8 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     ``wild_meld_free``: spare wild cards may join melds or meld on their own (TT-8), so only
     one or two left over are charged (the cheapest); otherwise spare wilds cost their value.
     """
+    if need_pure and not has_natural_run(hand):
+        return None  # most such hands end here: a few bit operations, before any search
     codes = _plain_codes(hand, wilds)
     if codes is not None:
         return _plain_arrangement(codes, rules, values, need_pure)
@@ -148,6 +150,8 @@ def deadwood_points(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
                     values: Sequence[int], *, need_pure: bool = False,
                     wild_meld_free: bool = False) -> int | None:
     """Just the points of :func:`min_deadwood` (the scoring hot path builds no melds)."""
+    if need_pure and not has_natural_run(hand):
+        return None
     codes = _plain_codes(hand, wilds)
     if codes is not None:
         cost = _plain_search(codes, rules, values, need_pure)[0]
