@@ -110,7 +110,10 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def discardable(self) -> tuple[Card, ...]:
         """Cards of the hand that may be discarded now (COM-11 keeps a taken discard)."""
-        return tuple(c for c in self.hand if c != self.kept)
+        kept = self.kept
+        if kept is None:  # most turns: the whole hand, with nothing to copy
+            return self.hand
+        return tuple([c for c in self.hand if c is not kept])  # a card is its one object
 
 
 @dataclass(frozen=True, slots=True)
