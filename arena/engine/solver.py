@@ -246,16 +246,21 @@ def _plain_cands(codes: list[int], rules: MeldRules) -> dict[int, list[tuple[int
         high = rules.ace_high and suit & 1 and suit >> 11 & 3 == 3  # A K Q
         if suit & suit >> 1 & suit >> 2 or high:
             _plain_runs(hand, base, suit, bool(high), cands)
-    for rank in range(13):  # sets, rank by rank: most ranks have fewer than three cards
-        held = [c for c in range(rank, 52, 13) if hand >> c & 1]
+    s, h, d, c = hand & 0x1FFF, hand >> 13 & 0x1FFF, hand >> 26 & 0x1FFF, hand >> 39
+    triples = s & h & (d | c) | (s | h) & d & c  # ranks held in three suits or four
+    while triples:  # sets, rank by rank: most hands have none
+        low = triples & -triples
+        triples ^= low
+        rank = low.bit_length() - 1
+        held = [code for code in range(rank, 52, 13) if hand >> code & 1]
         for at in range(len(held) - 2):
             found = cands.setdefault(held[at], [])
             same = held[at + 1:]
             for size in range(2, min(len(same), rules.max_set - 1) + 1):
                 for extra in combinations(same, size):
                     mask = 1 << held[at]
-                    for c in extra:
-                        mask |= 1 << c
+                    for other in extra:
+                        mask |= 1 << other
                     found.append((mask, False))
     return cands
 
