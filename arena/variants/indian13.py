@@ -196,6 +196,7 @@ class Indian13(Game):
         for i in range(13 * self.players):
             self.hands[(self.dealer + 1 + i) % self.players].append(cards.pop())
         self._indicator = cards.pop()
+        self._part = IndianPart(indicator=self._indicator)  # one per deal: views share it
         self.pile = [cards.pop()]
         self.stock = [self._indicator, *cards]
         self.wilds = wild_cards(self._indicator, wild_suits=self.options["wild_suits"])
@@ -211,7 +212,7 @@ class Indian13(Game):
         return self._indicator
 
     def part_for(self, seat: int) -> IndianPart:
-        return IndianPart(indicator=self._indicator)
+        return self._part
 
     def card_value(self, card: Card) -> int:
         return self.values[card.code]
