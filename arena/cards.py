@@ -126,6 +126,7 @@ Card.JOKER = _BY_CODE[JOKER_CODE]
 CARDS = _BY_CODE  # the card of each code, for hot paths that hold codes
 _TEXT: tuple[str, ...] = (*(RANKS[c % 13] + SUITS[c // 13] for c in range(52)), "JK")
 _BY_TEXT: dict[str, Card] = {text: _BY_CODE[code] for code, text in enumerate(_TEXT)}
+TEXTS = _TEXT  # the text of each code (``str(card)``), for hot paths that write cards
 ALL_CARDS: tuple[Card, ...] = _BY_CODE[:52]
 
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import orjson
 
-from arena.cards import Card
+from arena.cards import TEXTS, Card
 from arena.engine.melds import WildSpec
 from arena.engine.view import EventKind, PublicEvent, RoundSummary, TableMeld, View, ViewPart
 from arena.seats.bot import GameInfo
@@ -25,7 +25,7 @@ MAX_LINE = 1 << 20  # bytes a reply line may take before it counts as unreadable
 
 
 def _cards(cards: Sequence[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    return [TEXTS[c.code] for c in cards]
 
 
 def _card(text: str | None) -> Card | None:
@@ -33,7 +33,7 @@ def _card(text: str | None) -> Card | None:
 
 
 def _text(card: Card | None) -> str | None:
-    return None if card is None else str(card)
+    return None if card is None else TEXTS[card.code]
 
 
 def encode_line(message: Mapping[str, Any]) -> bytes:
@@ -69,7 +69,7 @@ def encode_view(view: View, since: int) -> dict[str, Any]:
                    "stands_for": [_text(c) for c in m.stands_for]} for m in view.table],
         "hand_sizes": list(view.hand_sizes), "stock_size": view.stock_size,
         "scores": list(view.scores), "active": list(view.active),
-        "wild": sorted(str(Card(c)) for c in view.wilds.wild),
+        "wild": sorted([TEXTS[c] for c in view.wilds.wild]),
         "self_standing": view.wilds.self_standing, "legal_draws": list(view.legal_draws),
         "draws": view.draws, "draw_cap": view.draw_cap, "plays": sorted(view.plays),
         **({} if view.part is None else view.part.wire()),

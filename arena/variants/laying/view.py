@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from arena.cards import Card
@@ -33,7 +34,7 @@ class LayingPart(ViewPart):
     def wire(self) -> dict[str, Any]:
         return {"opened": list(self.opened), "threshold": self.threshold,
                 "tournante": None if self.tournante is None else str(self.tournante),
-                "first_cycle": self.first_cycle, "rules": dataclasses.asdict(self.rules)}
+                "first_cycle": self.first_cycle, "rules": _rules_wire(self.rules)}
 
     @classmethod
     def from_wire(cls, data: Mapping[str, Any]) -> LayingPart:
@@ -41,3 +42,10 @@ class LayingPart(ViewPart):
         return cls(opened=tuple(map(bool, data["opened"])), threshold=data["threshold"],
                    tournante=None if tournante is None else Card.parse(tournante),
                    first_cycle=bool(data["first_cycle"]), rules=LayingRules(**data["rules"]))
+
+
+@cache
+def _rules_wire(rules: LayingRules) -> dict[str, Any]:
+    """A table's rules as the wire shows them: the same for a whole game, so built once
+    (``dataclasses.asdict`` walked them again in every view); only ever serialised."""
+    return dataclasses.asdict(rules)
