@@ -134,9 +134,9 @@ def min_deadwood(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     """
     if need_pure and not has_natural_run(hand):
         return None  # most such hands end here: a few bit operations, before any search
-    codes = _plain_codes(hand, wilds)
-    if codes is not None:
-        return _plain_arrangement(codes, rules, values, need_pure)
+    plain = _plain_mask(hand, wilds)
+    if plain is not None:
+        return _plain_arrangement(plain, rules, values, need_pure)
     found = _search(hand, rules, wilds, values, need_pure, wild_meld_free)
     if found is None:
         return None
@@ -152,9 +152,9 @@ def deadwood_points(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
     """Just the points of :func:`min_deadwood` (the scoring hot path builds no melds)."""
     if need_pure and not has_natural_run(hand):
         return None
-    codes = _plain_codes(hand, wilds)
-    if codes is not None:
-        cost = _plain_search(codes, rules, values, need_pure)[0]
+    plain = _plain_mask(hand, wilds)
+    if plain is not None:
+        cost = _plain_search(plain, rules, values, need_pure)[0]
         return None if cost >= INF else cost
     found = _search(hand, rules, wilds, values, need_pure, wild_meld_free)
     return None if found is None else found[1]
@@ -162,10 +162,8 @@ def deadwood_points(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec,
 
 def _search(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, values: Sequence[int],
             need_pure: bool, wild_meld_free: bool) -> tuple[_Hand, int, _Link] | None:
-    """The least deadwood and its melds, or None when ``need_pure`` cannot be met; a hand
-    without a natural run is refused before its combinations are listed."""
-    if need_pure and not has_natural_run(hand):
-        return None
+    """The least deadwood and its melds, or None when ``need_pure`` cannot be met (its
+    callers refuse a hand without a natural run before it comes here)."""
     h = _Hand(hand, rules, wilds, duals=need_pure)
     cost, link = _least_deadwood(h, hand, wilds, values, need_pure, wild_meld_free)
     return None if cost >= INF else (h, cost, link)
@@ -216,8 +214,8 @@ def _least_deadwood(h: _Hand, hand: Sequence[Card], wilds: WildSpec, values: Seq
 # The combinations are listed, and the search breaks ties, exactly as above.
 
 
-def _plain_codes(hand: Sequence[Card], wilds: WildSpec) -> list[int] | None:
-    """The hand's codes, in order, when it holds no wild card and no card twice; else None."""
+def _plain_mask(hand: Sequence[Card], wilds: WildSpec) -> int | None:
+    """The hand as a mask of codes when it holds no wild card and no card twice; else None."""
     wild = wilds.wild
     mask = 0
     for card in hand:
@@ -226,20 +224,12 @@ def _plain_codes(hand: Sequence[Card], wilds: WildSpec) -> list[int] | None:
         if mask & bit or code in wild:
             return None
         mask |= bit
-    codes: list[int] = []
-    while mask:
-        low = mask & -mask
-        codes.append(low.bit_length() - 1)
-        mask ^= low
-    return codes
+    return mask
 
 
-def _plain_cands(codes: list[int], rules: MeldRules) -> dict[int, list[tuple[int, bool]]]:
+def _plain_cands(hand: int, rules: MeldRules) -> dict[int, list[tuple[int, bool]]]:
     """The combinations of a plain hand, as (mask of codes, is a run), under their lowest
     code: runs by length, the ace high ones after, then sets (the order of :class:`_Hand`)."""
-    hand = 0
-    for code in codes:
-        hand |= 1 << code
     cands: dict[int, list[tuple[int, bool]]] = {}
     for base in (0, 13, 26, 39):  # runs, suit by suit: most suits hold none
         suit = hand >> base & 0x1FFF
@@ -292,17 +282,22 @@ def _plain_runs(hand: int, base: int, suit: int, high: bool,
                 found.append((mask, True))
 
 
-def _plain_search(codes: list[int], rules: MeldRules, values: Sequence[int], need_pure: bool
+def _plain_search(hand: int, rules: MeldRules, values: Sequence[int], need_pure: bool
                   ) -> tuple[int, dict[int, int], int]:
     """The least deadwood of a plain hand, the choice made at each state (0: its lowest
     card left out) from which :func:`_plain_arrangement` reads the melds back, and the
     cards some combination could use (where the search starts)."""
-    cands = _plain_cands(codes, rules)
+    cands = _plain_cands(hand, rules)
     meldable = 0
     for found in cands.values():
         for mask, _ in found:
             meldable |= mask
-    fixed = sum(values[c] for c in codes if not meldable >> c & 1)
+    fixed = 0  # what the cards no combination can use cost, as they are
+    alone = hand & ~meldable
+    while alone:
+        low = alone & -alone
+        fixed += values[low.bit_length() - 1]
+        alone ^= low
     picks: dict[int, int] = {}
     cost = _plain_best(meldable, not need_pure, cands, values, {}, picks)
     return (INF if cost >= INF else cost + fixed), picks, meldable
@@ -333,10 +328,10 @@ def _plain_best(rem: int, pure: bool, cands: dict[int, list[tuple[int, bool]]],
     return best
 
 
-def _plain_arrangement(codes: list[int], rules: MeldRules, values: Sequence[int],
+def _plain_arrangement(hand: int, rules: MeldRules, values: Sequence[int],
                        need_pure: bool) -> Arrangement | None:
     """:func:`min_deadwood` of a plain hand."""
-    cost, picks, rem = _plain_search(codes, rules, values, need_pure)
+    cost, picks, rem = _plain_search(hand, rules, values, need_pure)
     if cost >= INF:
         return None
     melds: list[Meld] = []
@@ -349,16 +344,11 @@ def _plain_arrangement(codes: list[int], rules: MeldRules, values: Sequence[int]
             continue
         used |= pick
         rem &= ~pick
-        cards: list[Card] = []
-        while pick:
-            low = pick & -pick
-            cards.append(CARDS[low.bit_length() - 1])
-            pick ^= low
+        cards = _cards_at(pick, _CODES)
         run = cards[0].code // 13 == cards[-1].code // 13  # a set spans suits
         melds.append(Meld("pure_sequence" if run else "set", tuple(cards)))
         pure = pure or run
-    deadwood = tuple([CARDS[c] for c in codes if not used >> c & 1])
-    return Arrangement(tuple(melds), deadwood, cost)
+    return Arrangement(tuple(melds), tuple(_cards_at(hand & ~used, _CODES)), cost)
 
 
 def complete_arrangement(hand: Sequence[Card], rules: MeldRules, wilds: WildSpec, *,
@@ -478,14 +468,9 @@ def _build(hand: Sequence[Card], wilds: WildSpec, codes: list[int], link: _Link,
     pool = list(hand)
     melds: list[list[Card]] = []
     for cand, _ in chosen:
-        mask = cand[0]
-        cards = []
-        while mask:
-            low = mask & -mask
-            card = CARDS[codes[low.bit_length() - 1]]
+        cards = _cards_at(cand[0], codes)
+        for card in cards:
             pool.remove(card)
-            cards.append(card)
-            mask ^= low
         melds.append(cards)
     wild = wilds.wild
     spare = [c for c in pool if c.code in wild]
@@ -513,17 +498,25 @@ def _natural_build(codes: list[int], link: _Link, deadwood_cost: int) -> Arrange
     used = 0
     while link is not None:
         cand = link[0]
-        mask = cand[0]
-        used |= mask
-        cards: list[Card] = []
-        while mask:
-            low = mask & -mask
-            cards.append(CARDS[codes[low.bit_length() - 1]])
-            mask ^= low
-        out.append(Meld("pure_sequence" if cand[5] else "set", tuple(cards)))
+        used |= cand[0]
+        out.append(Meld("pure_sequence" if cand[5] else "set",
+                        tuple(_cards_at(cand[0], codes))))
         link = link[2]
-    deadwood = tuple(CARDS[c] for i, c in enumerate(codes) if not used >> i & 1)
-    return Arrangement(tuple(out), deadwood, deadwood_cost)
+    rest = ((1 << len(codes)) - 1) & ~used
+    return Arrangement(tuple(out), tuple(_cards_at(rest, codes)), deadwood_cost)
+
+
+_CODES = list(range(JOKER_CODE + 1))  # bit i of a plain hand's mask is code i
+
+
+def _cards_at(mask: int, codes: list[int]) -> list[Card]:
+    """The cards a mask names, lowest bit first: bit i stands for the card of ``codes[i]``."""
+    cards: list[Card] = []
+    while mask:
+        low = mask & -mask
+        cards.append(CARDS[codes[low.bit_length() - 1]])
+        mask ^= low
+    return cards
 
 
 def _not_joker(card: Card) -> bool:
