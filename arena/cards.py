@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -127,6 +127,19 @@ CARDS = _BY_CODE  # the card of each code, for hot paths that hold codes
 _TEXT: tuple[str, ...] = (*(RANKS[c % 13] + SUITS[c // 13] for c in range(52)), "JK")
 _BY_TEXT: dict[str, Card] = {text: _BY_CODE[code] for code, text in enumerate(_TEXT)}
 TEXTS = _TEXT  # the text of each code (``str(card)``), for hot paths that write cards
+
+
+def cards_of(texts: Sequence[str]) -> tuple[Card, ...]:
+    """Cards from their texts: canonical ones (``10H``, all the wire sends) by one lookup
+    each, others through :meth:`Card.parse`.
+
+    >>> cards_of(["10H", "th", "JK"])
+    (Card.parse('10H'), Card.parse('10H'), Card.parse('JK'))
+    """
+    try:
+        return tuple(map(_BY_TEXT.__getitem__, texts))
+    except KeyError:
+        return tuple(map(Card.parse, texts))
 ALL_CARDS: tuple[Card, ...] = _BY_CODE[:52]
 
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import orjson
 
-from arena.cards import TEXTS, Card
+from arena.cards import TEXTS, Card, cards_of
 from arena.engine.melds import WildSpec
 from arena.engine.view import EventKind, PublicEvent, RoundSummary, TableMeld, View, ViewPart
 from arena.seats.bot import GameInfo
@@ -77,10 +77,16 @@ def encode_view(view: View, since: int) -> dict[str, Any]:
 
 
 class ViewDecoder:
-    """Rebuilds full views from delta messages; one per game."""
+    """Rebuilds full views from delta messages; one per game. What stays the same from one
+    view to the next (the wild cards, the variant's part, the table's combinations) is read
+    once and shared, so a bot's process spends its time on the bot, not on the wire."""
 
     def __init__(self) -> None:
         self.history: list[PublicEvent] = []
+        self.variant: tuple[str, type[ViewPart] | None] = ("", None)
+        self.wilds: tuple[list[str], bool, WildSpec] | None = None
+        self.table: list[tuple[dict[str, Any], TableMeld]] = []
+        self.part: tuple[dict[str, Any], ViewPart] | None = None  # its fields, as sent
 
     def decode(self, data: Mapping[str, Any]) -> View:
         """The view a delta message stands for."""
@@ -88,29 +94,54 @@ class ViewDecoder:
         if start > len(self.history):
             raise ValueError(f"history gap: have {len(self.history)} events, delta from {start}")
         del self.history[start:]
-        self.history += [PublicEvent(int(s), cast(EventKind, k), tuple(map(Card.parse, cs)))
+        self.history += [PublicEvent(int(s), cast(EventKind, k), cards_of(cs))
                          for s, k, cs in data["history"]]
-        wild = frozenset(Card.parse(c).code for c in data["wild"])
         return View(
             variant=data["variant"], seat=data["seat"], players=data["players"],
             decision=data["decision"], round=data["round"], dealer=data["dealer"],
-            hand=tuple(map(Card.parse, data["hand"])), drawn=_card(data["drawn"]),
+            hand=cards_of(data["hand"]), drawn=_card(data["drawn"]),
             drawn_from=data["drawn_from"], kept=_card(data["kept"]),
             discard_top=_card(data["discard_top"]), history=tuple(self.history),
-            table=tuple(TableMeld(m["owner"], tuple(map(Card.parse, m["cards"])),
-                                  tuple(_card(c) for c in m["stands_for"]))
-                        for m in data["table"]),
+            table=self._table(data["table"]),
             hand_sizes=tuple(data["hand_sizes"]), stock_size=data["stock_size"],
             scores=tuple(data["scores"]), active=tuple(data["active"]),
-            wilds=WildSpec(wild, data["self_standing"]), legal_draws=tuple(data["legal_draws"]),
-            draws=data["draws"], draw_cap=data["draw_cap"], plays=frozenset(data["plays"]),
-            part=_part(data))
+            wilds=self._wilds(data["wild"], data["self_standing"]),
+            legal_draws=tuple(data["legal_draws"]), draws=data["draws"],
+            draw_cap=data["draw_cap"], plays=frozenset(data["plays"]), part=self._part(data))
 
+    def _wilds(self, wild: list[str], self_standing: bool) -> WildSpec:
+        """The wild cards, read again only when they change (once a round at most)."""
+        if self.wilds is None or self.wilds[:2] != (wild, self_standing):
+            codes = frozenset(c.code for c in cards_of(wild))
+            self.wilds = (wild, self_standing, WildSpec(codes, self_standing))
+        return self.wilds[2]
 
-def _part(data: Mapping[str, Any]) -> ViewPart | None:
-    """The variant family's part of a view message, read by the class the variant names."""
-    kind = find_variant(data["variant"]).view_part
-    return None if kind is None else kind.from_wire(data)
+    def _table(self, table: list[dict[str, Any]]) -> tuple[TableMeld, ...]:
+        """The table's combinations, each read again only when it changed."""
+        known = self.table
+        del known[len(table):]
+        for at, wire in enumerate(table):
+            if at < len(known) and known[at][0] == wire:
+                continue
+            meld = TableMeld(wire["owner"], cards_of(wire["cards"]),
+                             tuple(_card(c) for c in wire["stands_for"]))
+            known[at:at + 1] = [(wire, meld)]
+        return tuple(meld for _, meld in known)
+
+    def _part(self, data: Mapping[str, Any]) -> ViewPart | None:
+        """The variant family's part, read by the class the variant names, and read again
+        only when one of its fields changed."""
+        name, kind = self.variant
+        if name != data["variant"]:
+            kind = find_variant(data["variant"]).view_part
+            self.variant, self.part = (data["variant"], kind), None
+        if kind is None:
+            return None
+        if self.part is not None and all(data.get(k) == v for k, v in self.part[0].items()):
+            return self.part[1]
+        part = kind.from_wire(data)
+        self.part = ({key: data.get(key) for key in part.wire()}, part)
+        return part
 
 
 def encode_summary(summary: RoundSummary) -> dict[str, Any]:

@@ -333,6 +333,28 @@ def test_variant_is_found_by_name_and_version(variant: type[Game]) -> None:
 
 
 @variants
+def test_com_5_a_decoder_shares_only_what_did_not_change(variant: type[Game]) -> None:
+    """The decoder reads a table's combination, the wild cards and the family part once and
+    shares them while they stay the same: a view in which any of them changes, grows or
+    shrinks comes back equal, and what did not change is the same object as before."""
+    game = playout(variant, 2)
+    again = variant(seed=game.seed, options=game.options)
+    decoder = ViewDecoder()
+    previous: View | None = None
+    for seat, action in game.log[:WIRE_STEPS]:
+        view = again.view(seat)
+        decoded = decoder.decode(encode_view(view, 0))
+        assert decoded == view
+        if previous is not None:
+            assert (decoded.wilds is previous.wilds) == (view.wilds == previous.wilds)
+            assert (decoded.part is previous.part) == (view.part == previous.part)
+            for old, new in zip(previous.table, decoded.table, strict=False):
+                assert (old is new) == (old == new)
+        previous = decoded
+        again.apply(action)
+
+
+@variants
 def test_com_5_every_view_survives_the_wire_with_its_family_part(variant: type[Game]) -> None:
     """A process seat's bot is given exactly the view an in-process bot gets: the view of
     the seat to act at every step of a playout (every seat's at every fifth) comes back equal
