@@ -11,6 +11,9 @@ How it decides (docs/bots.md tells it at more length):
    the same futures: draw, then shed as ``greedy`` would. Its score is what the hand is
    worth at the end (0 when it could go out on the way, less the draws it saved).
 4. Futures are dealt until the thinking budget is spent; the lowest mean score is played.
+5. With ``mistakes`` above 0, that share of its draws and discards is picked at random
+   instead (a legal one, from its own seed): the weaker levels of a ladder, made the way
+   chess engines make theirs, since more thinking time alone does not make it stronger.
 
 Lays, declarations and going out are as ``greedy`` makes them: the search is about which
 cards to keep. It never sees other hands or the stock, only what its views show.
@@ -54,15 +57,19 @@ class Choice:
 
 class SearchBot:
     """Determinised look-ahead within a thinking budget; ``samples`` fixes the number of
-    futures instead, so a game replays the same on any machine (the clock still stops it)."""
+    futures instead, so a game replays the same on any machine (the clock still stops it);
+    ``mistakes`` is the share of draws and discards it picks at random, for weaker levels."""
 
-    def __init__(self, budget_ms: float = 40, depth: int = 2, samples: int | None = None
-                 ) -> None:
-        if not budget_ms > 0 or depth < 0 or (samples is not None and samples < 1):
-            raise ValueError("search: budget_ms > 0, depth >= 0 and samples >= 1 expected")
+    def __init__(self, budget_ms: float = 40, depth: int = 2, samples: int | None = None,
+                 mistakes: float = 0.0) -> None:
+        if not budget_ms > 0 or depth < 0 or (samples is not None and samples < 1) \
+                or not 0 <= mistakes <= 1:
+            raise ValueError("search: budget_ms > 0, depth >= 0, samples >= 1 and "
+                             "mistakes from 0 to 1 expected")
         self.budget_s = budget_ms / 1000
         self.depth = depth
         self.samples = samples
+        self.mistakes = mistakes
         self.rng = random.Random(0)
         self.options: Mapping[str, Any] = {}
         self.clock_s = {"draw": 15.0, "play": 22.0}
@@ -88,6 +95,8 @@ class SearchBot:
         hand = _shed_order(view.hand, score)
         now = score(hand)
         choices = {source: Choice(hand, now, top), "stock": Choice(hand, now)}
+        if self._errs():
+            return Draw(self.rng.choice(sorted(choices)))  # type: ignore[arg-type]
         return Draw(self._best(view, choices, score, until, draws=self.depth + 1))
 
     def play(self, view: View) -> Play:
@@ -101,12 +110,19 @@ class SearchBot:
             if out is not None:
                 return Play(discard=out, declare=True)
             lay, hand, opened = None, list(view.hand), False
+        if self._errs():  # any card but one taken this turn (COM-11)
+            discard = self.rng.choice(sorted({c for c in hand if c != view.kept}))
+            return Play(discard=discard) if lay is None else lay.play(discard)
         score = self._scorer(view, opened=opened)
         order = self._short_list(view, hand, score)
         choices = {str(c): Choice(without(_in_order(hand, order), c), score(without(hand, c)),
                                   discarded=c) for c in order[:CANDIDATES]}
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
         return Play(discard=discard) if lay is None else lay.play(discard)
+
+    def _errs(self) -> bool:
+        """Whether this decision is one of the share it plays at random (its own seed)."""
+        return self.mistakes > 0 and self.rng.random() < self.mistakes
 
     # ------------------------------------------------------------------ the search
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,11 +16,13 @@ from arena.errors import BadInput
 from arena.referee import Clock, play_game
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.protocol import hello, info_of
+from arena.tournament.config import load_config
 from arena.variants import find_variant
 from bots.greedy import GreedyBot
 from bots.search import SearchBot
 
 GREEDY = BotSpec("greedy", "bots.greedy:GreedyBot")
+ROOT = Path(__file__).resolve().parents[1]
 TABLES = [("indian13", {"players": 2}), ("three_thirteen", {"players": 3}),
           ("rummy51", {"players": 4}), ("rummy51", {"players": 4, "teams": True}),
           ("moroccan", {"players": 2, "mode": "tallaj"}),
@@ -171,6 +174,59 @@ def test_search_parameters_are_checked() -> None:
         SearchBot(budget_ms=0)
     with pytest.raises(ValueError, match="samples"):
         SearchBot(samples=0)
+    with pytest.raises(ValueError, match="mistakes"):
+        SearchBot(mistakes=1.5)
+
+
+@pytest.mark.parametrize(("variant", "options"), TABLES)
+def test_search_at_its_weakest_still_plays_only_legal_moves(variant: str,
+                                                            options: dict[str, Any]) -> None:
+    """COM-6: with every draw and discard picked at random (``mistakes: 1``), no answer is
+    illegal: a taken discard it cannot lay is never a choice (R51-9, MAR-8), nor the card
+    it took (COM-11)."""
+    specs = [search_spec(samples=2, mistakes=1.0), *[GREEDY] * (int(options["players"]) - 1)]
+    for seed in (4, 5):
+        record = play_game(find_variant(variant), specs, seed=seed, options=options)
+        assert sum(record.seats[0].faults.values()) == 0
+        assert record.seats[0].decisions > 5
+
+
+def test_mistakes_are_that_share_of_decisions_from_the_bots_own_seed() -> None:
+    """A quarter of the decisions at ``mistakes: 0.25``, the same ones for the same seed; at
+    0 the seed's stream is not touched, so the full-strength bot plays as it always did."""
+    info = GameInfo(0, 2, "indian13", {"players": 2}, 77)
+    picks = []
+    for _ in range(2):
+        bot = SearchBot(mistakes=0.25)
+        bot.start_game(info)
+        picks.append([bot._errs() for _ in range(4000)])
+    assert picks[0] == picks[1]
+    assert 900 <= sum(picks[0]) <= 1100
+    sure = SearchBot()
+    sure.start_game(info)
+    assert not any(sure._errs() for _ in range(100))
+    assert sure.rng.getstate() == random.Random(77).getstate()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ladder", ["indian13", "rummy51", "moroccan", "moroccan_simple"])
+def test_the_shipped_ladders_levels_pay_more_the_more_mistakes_they_make(ladder: str) -> None:
+    """The levels of ``configs/ladder/<variant>.yaml`` are ordered: over 30 duplicate deals
+    against greedy (fixed samples, so the same games every run), search-easy pays more than
+    search-medium, which pays more than search."""
+    config = load_config(ROOT / "configs" / "ladder" / f"{ladder}.yaml")
+    game = find_variant(config.variant)
+    paid = Counter[str]()
+    for bot in config.bots:
+        if not bot.name.startswith("search"):
+            continue
+        level = search_spec(**{**bot.params, "samples": 4})
+        for deal in range(30):
+            for order in (0, 1):
+                specs = [level, GREEDY] if order == 0 else [GREEDY, level]
+                record = play_game(game, specs, seed=2000 + deal, options=config.options)
+                paid[bot.name] += record.totals[order]
+    assert paid["search-easy"] > paid["search-medium"] > paid["search"]
 
 
 @pytest.mark.slow
