@@ -127,6 +127,7 @@ CARDS = _BY_CODE  # the card of each code, for hot paths that hold codes
 _TEXT: tuple[str, ...] = (*(RANKS[c % 13] + SUITS[c // 13] for c in range(52)), "JK")
 _BY_TEXT: dict[str, Card] = {text: _BY_CODE[code] for code, text in enumerate(_TEXT)}
 TEXTS = _TEXT  # the text of each code (``str(card)``), for hot paths that write cards
+ALL_CARDS: tuple[Card, ...] = _BY_CODE[:52]
 
 
 def cards_of(texts: Sequence[str]) -> tuple[Card, ...]:
@@ -140,7 +141,6 @@ def cards_of(texts: Sequence[str]) -> tuple[Card, ...]:
         return tuple(map(_BY_TEXT.__getitem__, texts))
     except KeyError:
         return tuple(map(Card.parse, texts))
-ALL_CARDS: tuple[Card, ...] = _BY_CODE[:52]
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
