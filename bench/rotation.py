@@ -18,35 +18,17 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any
 
 import _harness  # puts the repository on sys.path
 from tabulate import tabulate
+from wire import record
 
 from arena.engine.view import View
-from arena.referee import Referee
-from arena.seats.bot import BotSpec, GameInfo
-from arena.seats.make import make_seat
+from arena.seats.bot import GameInfo
 from arena.seats.protocol import encode_line, encode_view, hello
-from arena.variants import find_variant
 
 QUICK = "bench._quick_bot:QuickBot"
 ECHO = "import os\nwhile (l := os.read(0, 65536)):\n    os.write(1, b'ok\\n')\n"
-
-
-class _Recorded:
-    """A seat that keeps every view it is asked about."""
-
-    def __init__(self, views: list[View]) -> None:
-        self.seat = make_seat(BotSpec("quick", QUICK), isolation="inprocess")
-        self.views = views
-
-    def ask(self, view: View, limit_ms: int) -> Any:
-        self.views.append(view)
-        return self.seat.ask(view, limit_ms)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.seat, name)
 
 
 def read_line(fd: int) -> bytes:
@@ -128,9 +110,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     args = parser.parse_args()
     _harness.banner("bench/rotation.py")
-    views: list[View] = []
-    Referee(find_variant("indian13"), [_Recorded(views) for _ in range(4)], ["quick"] * 4,
-            seed=3).play()
+    views = [view for _, view in record("indian13", 1)]  # four quick bots, seed 0
     rows = [row("bare ping-pong, one child", ping_pong(5000)),
             row("one host, seat 0's views", replay(views, 1, args.games)),
             row("four hosts in turn, every view", replay(views, 4, args.games))]
