@@ -16,6 +16,7 @@ import os
 import secrets
 import shutil
 import socket
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
@@ -155,6 +156,39 @@ def _setup_logging(folder: Path) -> logging.Handler:
     return handler
 
 
+def _stop_logging(handler: logging.Handler) -> None:
+    """Detach arena.log once the run ends. Each relay that carried the workers' records is
+    closed first, which writes what it still holds and stops its thread: merely unwrapped,
+    the relays lived on, one thread a run, and could reopen arena.log after the run had
+    returned. Handlers that are not the run's own are put back as they were, open."""
+    root = logging.getLogger()
+    relays = [h for h in root.handlers
+              if isinstance(h, multiprocessing_logging.MultiProcessingHandler)]
+    for relay in relays:
+        root.removeHandler(relay)
+        if relay.sub_handler is not handler:
+            root.addHandler(relay.sub_handler)
+            relay.sub_handler = _Unclosed(relay.sub_handler)
+    closing = [threading.Thread(target=relay.close) for relay in relays]  # each polls 0.2 s
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
+    root.removeHandler(handler)
+    handler.close()
+
+
+class _Unclosed(logging.Handler):
+    """Passes records on to a handler that a relay's ``close`` must leave open."""
+
+    def __init__(self, target: logging.Handler) -> None:
+        super().__init__()
+        self.target = target
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.target.emit(record)
+
+
 def check_config_bots(config: Config, names: Collection[str] | None = None) -> None:
     """Start the config's bots (or those ``names``) as its games will, before anything is
     written; BadInput, a line a bot, for each that cannot start."""
@@ -200,9 +234,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                 if on_game is not None:
                     on_game(GameRecord.from_json(line), len(done) + played, len(schedule))
     finally:
-        multiprocessing_logging.uninstall_mp_handler()
-        logging.getLogger().removeHandler(handler)
-        handler.close()
+        _stop_logging(handler)
     return played
 
 

@@ -4,10 +4,12 @@ refusal of a changed config, torn lines, and stops by SIGKILL and Ctrl-C."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -120,6 +122,20 @@ def test_records_are_exactly_the_schedule(tmp_path: Path) -> None:
         assert record.schema == SCHEMA
     assert (config.results_dir / "config.yaml").is_file()
     assert (config.results_dir / "arena.log").is_file()
+
+
+def test_a_finished_run_leaves_no_logging_behind(tmp_path: Path) -> None:
+    """Once a run returns, nothing of it writes into its folder any more: the relay that
+    carried the workers' records into arena.log was closed (its thread ended), not left to
+    reopen arena.log while the folder is copied or deleted, and it holds the run's lines."""
+    config = make_config(tmp_path, workers=2)
+    relays = {t for t in threading.enumerate() if t.name.startswith("mp-handler-")}
+    assert run_tournament(config, progress=False) == 6
+    assert {t for t in threading.enumerate() if t.name.startswith("mp-handler-")} <= relays
+    assert "tournament" in (config.results_dir / "arena.log").read_text("utf-8")
+    root = logging.getLogger()
+    assert not [h for h in root.handlers if getattr(h, "baseFilename", "").startswith(
+        str(config.results_dir))]
 
 
 def test_same_games_at_one_and_two_workers_and_in_both_isolations(tmp_path: Path) -> None:
