@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from arena.actions import Draw, Play, Source
 from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay, unseen_cards
@@ -94,10 +94,10 @@ class SearchBot:
         score = self._scorer(view, opened=_opened(view))
         hand = _shed_order(view.hand, score)
         now = score(hand)
-        choices = {source: Choice(hand, now, top), "stock": Choice(hand, now)}
+        choices: dict[str, Choice] = {source: Choice(hand, now, top), "stock": Choice(hand, now)}
         if self._errs():
-            return Draw(self.rng.choice(sorted(choices)))  # type: ignore[arg-type]
-        return Draw(self._best(view, choices, score, until, draws=self.depth + 1))
+            return Draw(cast(Source, self.rng.choice(sorted(choices))))
+        return Draw(cast(Source, self._best(view, choices, score, until, draws=self.depth + 1)))
 
     def play(self, view: View) -> Play:
         until = self._deadline(view)
