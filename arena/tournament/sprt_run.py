@@ -9,6 +9,7 @@ from pathlib import Path
 
 from arena.errors import BadInput
 from arena.ratings.sprt import (
+    MIN_SETS,
     EloGap,
     Scores,
     Sprt,
@@ -130,8 +131,9 @@ def _batches(config: Config, candidate: str, baseline: str, filler: str | None,
 
 def _progress(scores: Scores, test: Sprt, k: int) -> str:
     lower, upper = test.bounds
+    early = f"  (no verdict before {MIN_SETS} sets)" if scores.n < MIN_SETS else ""
     return (f"games {scores.n * k:>6}  sets {scores.n:>5}  LLR {llr(scores, test):+6.2f} "
-            f"[{lower:+.2f}, {upper:+.2f}]  Elo {_gap(elo_estimate(scores))}")
+            f"[{lower:+.2f}, {upper:+.2f}]  Elo {_gap(elo_estimate(scores))}{early}")
 
 
 def _gap(gap: EloGap) -> str:

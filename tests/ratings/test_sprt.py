@@ -323,6 +323,11 @@ def test_cli_accepts_h1_for_a_clearly_stronger_bot(tmp_path: Path) -> None:
     assert lines[0].startswith("sprt greedy vs random at 2-seat tables")
     assert lines[1].startswith("Elo: greedy's minus random's on the leaderboard's")
     assert "LLR" in lines[2] and "[-2.94, +2.94]" in lines[2]
+    # an LLR past a bound decides nothing before MIN_SETS sets, and the line says so
+    early = [line for line in lines if line.startswith("games")][:-1]
+    assert early and all(line.endswith(f"  (no verdict before {MIN_SETS} sets)")
+                         for line in early)
+    assert "no verdict" not in lines[-2]
     assert lines[-1].startswith("H1 accepted: greedy is stronger than random; after 60 games, "
                                 "Elo greedy - random +")
     assert not any("± 0.0" in line or "[+3600" in line for line in lines)
