@@ -179,14 +179,15 @@ def _stop_logging(handler: logging.Handler) -> None:
 
 
 class _Unclosed(logging.Handler):
-    """Passes records on to a handler that a relay's ``close`` must leave open."""
+    """Passes records on to a handler that a relay's ``close`` must leave open, under that
+    handler's lock: it is back on the root logger, where other threads write through it."""
 
     def __init__(self, target: logging.Handler) -> None:
         super().__init__()
         self.target = target
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.target.emit(record)
+        self.target.handle(record)
 
 
 def check_config_bots(config: Config, names: Collection[str] | None = None) -> None:
