@@ -20,8 +20,8 @@ from arena.engine.game import Game
 from arena.engine.view import View
 from arena.variants import find_variant
 
-__all__ = ["Lay", "deadwood_points", "going_out_card", "hand_points", "sample_game",
-           "suggest_lay", "unseen_cards"]
+__all__ = ["Lay", "deadwood_cards", "deadwood_points", "going_out_card", "hand_points",
+           "sample_game", "suggest_lay", "unseen_cards"]
 
 
 def hand_points(view: View, hand: Sequence[Card] | None = None) -> int:
@@ -53,6 +53,13 @@ def deadwood_points(view: View, hand: Sequence[Card] | None = None) -> int:
     cap (a smoother measure than :func:`hand_points` of how far a hand is from declaring);
     in TT the penalty itself."""
     return _variant(view.variant).view_deadwood(view, view.hand if hand is None else hand)
+
+
+def deadwood_cards(view: View, hand: Sequence[Card] | None = None) -> int:
+    """How many cards (default: the seat's hand) stay outside the split into combinations
+    that leaves the fewest, whatever they are worth: how far a hand is from being laid
+    whole (R51-14, MAR-12). R51 and MAR only."""
+    return _variant(view.variant).view_deadwood_cards(view, view.hand if hand is None else hand)
 
 
 def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:

@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from arena.actions import Draw, Play, Source
-from arena.advice import deadwood_points, going_out_card, hand_points, suggest_lay, unseen_cards
+from arena.advice import (
+    deadwood_cards,
+    deadwood_points,
+    going_out_card,
+    hand_points,
+    suggest_lay,
+    unseen_cards,
+)
 from arena.bot import GameInfo
 from arena.cards import Card
 from arena.variants.laying import LayingPart
@@ -42,6 +49,7 @@ SAFE_SHARE = 0.25  # of a decision's clock, the most it thinks: room for a loade
 JOKER_WORTH = 10  # what a joker adds to an opening, counted as the card it would stand for
 OUT_BONUS = 12  # points a draw saved by going out early is worth in a score
 FEED_COST = 6  # points a discard that another seat can use costs in a score
+RACE_CARD = 100  # in the race to lay a whole hand, a card outside combinations outweighs any value
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +122,7 @@ class SearchBot:
             discard = self.rng.choice(sorted({c for c in hand if c != view.kept}))
             return Play(discard=discard) if lay is None else lay.play(discard)
         score = self._scorer(view, opened=opened)
-        order = self._short_list(view, hand, score)
+        order = self._short_list(view, hand, score, opened=opened)
         choices = {str(c): Choice(without(_in_order(hand, order), c), score(without(hand, c)),
                                   discarded=c) for c in order[:CANDIDATES]}
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
@@ -149,9 +157,18 @@ class SearchBot:
         return min(choices, key=lambda name: (totals[name] + fed[name], choices[name].score,
                                               place[name]))
 
-    def _short_list(self, view: View, hand: list[Card], score: Score) -> list[Card]:
-        """The cards it may discard, likeliest first: by greedy's own measure where cards
-        are laid (a joker last), else by the score of the hand each leaves."""
+    def _short_list(self, view: View, hand: list[Card], score: Score, *, opened: bool
+                    ) -> list[Card]:
+        """The cards it may discard, likeliest first: in the race to lay a whole hand, the
+        card whose loss leaves fewest cards outside combinations, then the one with fewest
+        partners, the costlier on a tie; elsewhere where cards are laid, by greedy's own
+        measure (a joker last); else by the score of the hand each leaves."""
+        if _racing(view, opened=opened):
+            def speed(card: Card) -> tuple[int, int, int, int, Card]:
+                rest = without(hand, card)
+                return (card.is_joker, deadwood_cards(view, rest), partners(card, rest),
+                        -_value(card), card)
+            return sorted({c for c in hand if c != view.kept}, key=speed)
         if view.allows("meld"):
             costs, cards = GreedyBot()._shed(view, hand, keep=view.kept)
             return [c for _, c in sorted(zip(costs, cards, strict=True))]
@@ -169,12 +186,18 @@ class SearchBot:
         arrangement (IND, TT); where cards are laid (R51, MAR), what laying cannot shed
         (jokers placed by the solver), or before this seat has opened, what the opening
         still lacks (the value outside combinations does not count yet: scored, it made
-        search shed the high cards an opening needs, and lose to greedy)."""
+        search shed the high cards an opening needs, and lose to greedy). In MAR Tallaj,
+        before this seat lays, a round is a race to lay the whole hand first (half the
+        rounds between greedy bots end in a 200-point rami sec, MAR-15): there a hand is
+        worth its cards outside combinations first, their value second."""
         if not view.allows("meld"):  # IND's penalty is flat (80) until a pure sequence
             return lambda hand: hand_points(view, hand) + deadwood_points(view, hand)
         part = view.part_as(LayingPart)
         need = 0 if opened or part.threshold is None else part.threshold
         rules = part.rules
+        if _racing(view, opened=opened):
+            return lambda hand: RACE_CARD * deadwood_cards(view, hand) \
+                + deadwood_points(view, hand)
         value = rules.hand_value
         # a joker joins any combination, but counts nothing in a MAR or Rummy 71 opening
         joker = 0 if rules.franc or rules.joker_free_opening else JOKER_WORTH
@@ -209,6 +232,14 @@ def _play_forward(choice: Choice, draws: Sequence[Card], score: Score,
         if now == 0:
             return -OUT_BONUS * (len(draws) - step)
     return now
+
+
+def _racing(view: View, *, opened: bool) -> bool:
+    """Whether this seat is in MAR Tallaj's race to lay a whole hand: it has laid nothing
+    yet, and a rami sec pays (MAR-15)."""
+    part = view.part
+    return isinstance(part, LayingPart) and part.rules.rami_sec_pays is not None \
+        and not opened
 
 
 def _shed_order(hand: Sequence[Card], score: Score) -> list[Card]:

@@ -10,14 +10,15 @@ from typing import Any
 import pytest
 
 import bots.search as search
-from arena.advice import sample_game, unseen_cards
-from arena.cards import Card
+from arena.advice import deadwood_cards, deadwood_points, sample_game, unseen_cards
+from arena.cards import Card, parse_cards
 from arena.errors import BadInput
 from arena.referee import Clock, play_game
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.protocol import hello, info_of
 from arena.tournament.config import load_config
 from arena.variants import find_variant
+from arena.variants.laying import LayingPart
 from bots.greedy import GreedyBot
 from bots.search import SearchBot
 
@@ -103,6 +104,50 @@ def test_sample_game_names_the_variants_it_serves_and_the_options_it_needs() -> 
     with pytest.raises(BadInput, match="rummy51/v1: the options give 4 players, the view 2: "
                                        "pass the options start_game gave"):
         sample_game(game.view(game.to_act), {}, random.Random(1))
+
+
+def test_deadwood_cards_counts_the_fewest_cards_left_outside_combinations() -> None:
+    """MAR-6: a set, a run and a joker joining the set leave the king alone (1 card), where
+    the split with the least value left would count points, not cards; IND lays nothing."""
+    view = find_variant("moroccan")(seed=3, options={"players": 2}).view(0)
+    hand = parse_cards("5H 6H 7H 9S 9D 9C KD JK")
+    assert deadwood_cards(view, hand) == 1
+    assert deadwood_points(view, hand) == 10
+    assert deadwood_cards(view, parse_cards("2S 7D KC")) == 3
+    with pytest.raises(BadInput, match=r"indian13.*deadwood_cards"):
+        deadwood_cards(find_variant("indian13")(seed=3, options={"players": 2}).view(0))
+
+
+@pytest.mark.parametrize(("variant", "options"), [t for t in TABLES if t[0] in LAYING])
+def test_search_races_for_a_whole_hand_only_in_mar_tallaj_before_it_lays(
+        variant: str, options: dict[str, Any]) -> None:
+    """MAR-15: where a rami sec pays, search's first candidate discard, before its seat has
+    laid, leaves the fewest cards outside combinations; elsewhere, and once it has laid, its
+    candidates are greedy's shed order."""
+    game = find_variant(variant)(seed=21, options=options)
+    bot, greedy = SearchBot(samples=1), GreedyBot()
+    bot.start_game(GameInfo(0, game.players, variant, game.options, 5))
+    raced = shed_as_greedy = 0
+    while not game.finished and game.round == 1:
+        view = game.view(game.to_act)
+        if view.decision == "play":
+            opened = view.part_as(LayingPart).has_opened(view.seat)
+            hand = list(view.hand)
+            order = bot._short_list(view, hand, bot._scorer(view, opened=opened),
+                                    opened=opened)
+            if search._racing(view, opened=opened):
+                left = {c: deadwood_cards(view, search.without(hand, c)) for c in order
+                        if not c.is_joker}
+                assert left[order[0]] == min(left.values())
+                raced += 1
+            else:
+                costs, cards = greedy._shed(view, hand, keep=view.kept)
+                assert order == [c for _, c in sorted(zip(costs, cards, strict=True))]
+                shed_as_greedy += 1
+        game.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
+    tallaj = variant == "moroccan" and options["mode"] == "tallaj"
+    assert (raced > 5) == tallaj
+    assert shed_as_greedy > 0 or tallaj
 
 
 def test_start_game_tells_the_clock() -> None:

@@ -248,6 +248,13 @@ class Game:
                        "combinations (R51, MAR)")
 
     @classmethod
+    def view_deadwood_cards(cls, view: View, hand: Sequence[Card]) -> int:
+        """For bots: how many cards stay outside combinations (variant hook;
+        :func:`arena.advice.deadwood_cards` asks it), for variants that lay combinations."""
+        raise BadInput(f"{view.variant}: deadwood_cards is for variants that lay "
+                       "combinations (R51, MAR)")
+
+    @classmethod
     def view_sample(cls, view: View, options: Mapping[str, Any], unseen: Counter[Card],
                     held: Mapping[int, Counter[Card]], pile: list[Card], rng: random.Random
                     ) -> Game:

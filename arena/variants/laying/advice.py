@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from arena.actions import Lay, LayOff, Placed, TakeBack
-from arena.cards import Card
+from arena.cards import JOKER_CODE, Card
 from arena.engine import solver
 from arena.engine.melds import NO_WILDS
 from arena.engine.rules import LayingRules
@@ -61,6 +61,13 @@ def deadwood_points(view: View, hand: Sequence[Card]) -> int:
     hand that laying cannot shed (a bot keeps it low)."""
     rules = view.part_as(LayingPart).rules
     return _deadwood(rules, tuple(sorted(c.code for c in hand)))
+
+
+def deadwood_cards(view: View, hand: Sequence[Card]) -> int:
+    """How many cards the split with the fewest left over leaves outside combinations,
+    whatever they are worth: how far a hand is from being laid whole."""
+    rules = view.part_as(LayingPart).rules
+    return _deadwood_cards(rules, tuple(sorted(c.code for c in hand)))
 
 
 def _lay_plans(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules, opened: bool,
@@ -242,3 +249,12 @@ def _deadwood(rules: LayingRules, codes: tuple[int, ...]) -> int:
     points = solver.deadwood_points([Card(c) for c in codes], rules.melds, NO_WILDS,
                                     rules.values())
     return 0 if points is None else points
+
+
+_ONE_EACH = (1,) * (JOKER_CODE + 1)  # every card code, the joker's included, counts 1
+
+
+@lru_cache(maxsize=1 << 16)
+def _deadwood_cards(rules: LayingRules, codes: tuple[int, ...]) -> int:
+    cards = solver.deadwood_points([Card(c) for c in codes], rules.melds, NO_WILDS, _ONE_EACH)
+    return 0 if cards is None else cards

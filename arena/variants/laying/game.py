@@ -302,6 +302,10 @@ class LayingGame(Game):
         return advice.deadwood_points(view, hand)
 
     @classmethod
+    def view_deadwood_cards(cls, view: View, hand: Sequence[Card]) -> int:
+        return advice.deadwood_cards(view, hand)
+
+    @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
         """R51-16, MAR-16: every card left pays, or R51's flat 100 for a seat not opened;
         going out lays the cards, so :meth:`view_going_out` stays None (see suggest_lay)."""
