@@ -258,15 +258,18 @@ def test_mistakes_are_that_share_of_decisions_from_the_bots_own_seed() -> None:
 def test_the_shipped_ladders_levels_pay_more_the_more_mistakes_they_make(ladder: str) -> None:
     """The levels of ``configs/ladder/<variant>.yaml`` are ordered: over 30 duplicate deals
     against greedy (fixed samples, so the same games every run), search-easy pays more than
-    search-medium, which pays more than search."""
+    search-medium, which pays more than search. MAR Tallaj takes 90: a rami sec swings a
+    round by 200 points (MAR-15), and over its first 30 deals easy paid 16,917 and medium
+    17,227."""
     config = load_config(ROOT / "configs" / "ladder" / f"{ladder}.yaml")
     game = find_variant(config.variant)
+    deals = 90 if ladder == "moroccan" else 30
     paid = Counter[str]()
     for bot in config.bots:
         if not bot.name.startswith("search"):
             continue
         level = search_spec(**{**bot.params, "samples": 4})
-        for deal in range(30):
+        for deal in range(deals):
             for order in (0, 1):
                 specs = [level, GREEDY] if order == 0 else [GREEDY, level]
                 record = play_game(game, specs, seed=2000 + deal, options=config.options)
