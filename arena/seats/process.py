@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -24,7 +23,12 @@ import orjson
 from arena.engine.view import RoundSummary, View
 from arena.seats.bot import BotSpec, GameInfo, bot_import_path
 from arena.seats.protocol import HOST_ENDED, encode_line, encode_summary, encode_view, hello
-from arena.seats.sandbox import cgroup_cpu_seconds, kill_cgroups, new_seat_cgroups
+from arena.seats.sandbox import (
+    cgroup_cpu_seconds,
+    kill_cgroups,
+    new_seat_cgroups,
+    new_workdir,
+)
 from arena.seats.seat import Answer, Confinement, Limits
 
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
@@ -65,7 +69,7 @@ class ProcessSeat:
     # ---------------------------------------------------------------- process life
 
     def _spawn(self) -> None:
-        self.workdir = tempfile.mkdtemp(prefix="arena-bot-")
+        self.workdir = new_workdir()
         self.cgroups = new_seat_cgroups(self.limits.processes, self.limits.memory_mb << 20)
         wrapper = [sys.executable, "-m", "arena.seats.sandbox",
                    "--memory", str(self.limits.memory_mb << 20),

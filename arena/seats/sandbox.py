@@ -16,8 +16,10 @@ import contextlib
 import ctypes
 import os
 import resource
+import shutil
 import signal
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -129,6 +131,33 @@ def reap_orphan_cgroups() -> None:
             owner = group.name.partition("-")[0][1:]
             if group.name.startswith("r") and owner.isdigit() and not _alive(int(owner)):
                 kill_cgroups([group])
+
+
+WORKDIR_PREFIX = "arena-bot-r"  # then <referee pid>-<random>: its reaper can tell the owner
+
+
+def new_workdir() -> str:
+    """A fresh working folder for one bot process, named after this referee; the folders of
+    referees that are gone (killed before they could remove them) are removed first."""
+    reap_orphan_workdirs()
+    return tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
+
+
+def reap_orphan_workdirs(root: str | None = None) -> None:
+    """Remove the bots' working folders left by referees that are gone: this user's own
+    folders only, never a link (a bot may leave one in /tmp to lure the reaper)."""
+    try:
+        entries = list(os.scandir(root or tempfile.gettempdir()))
+    except OSError:
+        return
+    for entry in entries:
+        owner = entry.name[len(WORKDIR_PREFIX):].partition("-")[0]
+        if not (entry.name.startswith(WORKDIR_PREFIX) and owner.isdigit()) \
+                or not entry.is_dir(follow_symlinks=False) or _alive(int(owner)):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:

@@ -35,6 +35,7 @@ import pytest
 from conftest import writable_by_bots
 
 import arena.seats.process
+import arena.seats.sandbox
 from arena.cards import Card
 from arena.engine.game import Game
 from arena.records import GameRecord, parse_logged, read_games, replay
@@ -279,6 +280,49 @@ def test_fork_bomb_children_are_reaped_after_a_killed_referee(tmp_path: Path) ->
     left = processes_with(tag)
     _kill_leftovers(left)
     assert left == [], f"{len(left)} processes of the fork bomb are still running"
+
+
+def test_working_folders_of_a_killed_referee_are_removed_by_the_next(tmp_path: Path) -> None:
+    """README: a run may be stopped by kill -9. Each bot process works in a folder of its own
+    under the temporary folder, which its referee removes; one killed first cannot, so the
+    next referee to start a seat removes the folders of referees that are gone."""
+    referee = _referee_process("""
+        play_game(Indian13, [RANDOM] * 4, seed=3, isolation="process",
+                  options={"match": {"deals": 100}})
+        """)
+    mine = f"{arena.seats.sandbox.WORKDIR_PREFIX}{referee.pid}-"
+
+    def folders() -> list[str]:
+        return [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(mine)]
+    try:
+        _wait_for(lambda: len(folders()) == 4, referee)
+    finally:
+        os.killpg(referee.pid, signal.SIGKILL)
+        referee.wait()
+    assert len(folders()) == 4  # left behind: a killed referee cleans nothing
+    seat = ProcessSeat(host_command(RANDOM), limits=LIMITS)  # as a new referee would
+    seat.launch()
+    seat.close()
+    assert folders() == []
+
+
+def test_the_folder_reaper_spares_live_referees_and_follows_no_link(tmp_path: Path) -> None:
+    """A folder of a referee still running is kept, and a link named like a dead referee's
+    folder (a bot may leave one in /tmp) is not followed into what it points at."""
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead, prefix = int(gone.stdout), arena.seats.sandbox.WORKDIR_PREFIX
+    (tmp_path / f"{prefix}{dead}-old" / "sub").mkdir(parents=True)
+    (tmp_path / f"{prefix}{dead}-old" / "sub" / "file").write_text("left")
+    (tmp_path / f"{prefix}{os.getpid()}-live").mkdir()
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "file").write_text("keep")
+    (tmp_path / f"{prefix}{dead}-lure").symlink_to(precious)
+    arena.seats.sandbox.reap_orphan_workdirs(str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [f"{prefix}{os.getpid()}-live", f"{prefix}{dead}-lure", "precious"])
+    assert (precious / "file").read_text() == "keep"
 
 
 def _referee_process(body: str) -> subprocess.Popen[bytes]:
