@@ -20,8 +20,8 @@ from arena.engine.game import Game
 from arena.engine.view import View
 from arena.variants import find_variant
 
-__all__ = ["Lay", "deadwood_cards", "deadwood_points", "going_out_card", "hand_points",
-           "sample_game", "suggest_lay", "unseen_cards"]
+__all__ = ["Lay", "chance_taken", "deadwood_cards", "deadwood_points", "going_out_card",
+           "hand_points", "sample_game", "suggest_lay", "unseen_cards"]
 
 
 def hand_points(view: View, hand: Sequence[Card] | None = None) -> int:
@@ -60,6 +60,21 @@ def deadwood_cards(view: View, hand: Sequence[Card] | None = None) -> int:
     that leaves the fewest, whatever they are worth: how far a hand is from being laid
     whole (R51-14, MAR-12). R51 and MAR only."""
     return _variant(view.variant).view_deadwood_cards(view, view.hand if hand is None else hand)
+
+
+def chance_taken(view: View, options: Mapping[str, Any], cards: Sequence[Card],
+                 rng: random.Random, *, hands: int = 40, after: Lay | None = None
+                 ) -> list[float]:
+    """For each of ``cards``, were this seat to discard it, the share of ``hands`` hands the
+    next seat might hold with which it could take it and lay it at once (R51-9, MAR-8): how
+    likely the discard is to feed that seat. The hands are dealt from the unseen cards with
+    what that seat is known to hold, and only hands that could lay nothing now are kept (it
+    would have laid). ``after``: the lay this seat makes before discarding, whose
+    combinations the next seat may then extend. R51 and MAR, outside R51's first cycle."""
+    seen = _public(view, options)
+    following = (view.seat + 1) % view.players
+    return _variant(view.variant).view_chance_taken(
+        view, seen.unseen, seen.held.get(following, Counter()), cards, rng, hands, after)
 
 
 def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:

@@ -14,6 +14,11 @@ How it decides (docs/bots.md tells it at more length):
 5. With ``mistakes`` above 0, that share of its draws and discards is picked at random
    instead (a legal one, from its own seed): the weaker levels of a ladder, made the way
    chess engines make theirs, since more thinking time alone does not make it stronger.
+6. R51 is the exception: there no look-ahead beat greedy, but not feeding the next seat
+   did (half the openings take the other seat's discard). It draws and sheds as greedy,
+   except once the next seat has opened: then it deals that seat possible hands from the
+   unseen cards (:func:`arena.advice.chance_taken`) and, of greedy's first three
+   discards, throws the one they take least often.
 
 Lays, declarations and going out are as ``greedy`` makes them: the search is about which
 cards to keep. It never sees other hands or the stock, only what its views show.
@@ -29,6 +34,8 @@ from typing import Any, cast
 
 from arena.actions import Draw, Play, Source
 from arena.advice import (
+    Lay,
+    chance_taken,
     deadwood_cards,
     deadwood_points,
     going_out_card,
@@ -50,6 +57,9 @@ JOKER_WORTH = 10  # what a joker adds to an opening, counted as the card it woul
 OUT_BONUS = 12  # points a draw saved by going out early is worth in a score
 FEED_COST = 6  # points a discard that another seat can use costs in a score
 RACE_CARD = 100  # in the race to lay a whole hand, a card outside combinations outweighs any value
+GUARD_CANDIDATES = 3  # R51: greedy's first discards weighed against feeding the next seat
+GUARD_HANDS = 10  # hands that seat might hold, dealt per batch
+GUARD_MARGIN = 0.1  # a share of hands taking it this close to the least counts as the least
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +115,8 @@ class SearchBot:
         choices: dict[str, Choice] = {source: Choice(hand, now, top), "stock": Choice(hand, now)}
         if self._errs():
             return Draw(cast(Source, self.rng.choice(sorted(choices))))
+        if _guards(view):  # R51: greedy's draw (look-ahead did not beat it there)
+            return GreedyBot().draw(view)
         return Draw(cast(Source, self._best(view, choices, score, until, draws=self.depth + 1)))
 
     def play(self, view: View) -> Play:
@@ -123,6 +135,9 @@ class SearchBot:
             return Play(discard=discard) if lay is None else lay.play(discard)
         score = self._scorer(view, opened=opened)
         order = self._short_list(view, hand, score, opened=opened)
+        if _guards(view):
+            discard = self._guarded(view, order, lay, until)
+            return Play(discard=discard) if lay is None else lay.play(discard)
         choices = {str(c): Choice(without(_in_order(hand, order), c), score(without(hand, c)),
                                   discarded=c) for c in order[:CANDIDATES]}
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
@@ -174,6 +189,26 @@ class SearchBot:
             return [c for _, c in sorted(zip(costs, cards, strict=True))]
         return sorted({c for c in hand if c != view.kept},
                       key=lambda c: (score(without(hand, c)), -_value(c), c))
+
+    def _guarded(self, view: View, order: list[Card], lay: Lay | None, until: float) -> Card:
+        """R51: greedy's discard, unless the next seat has opened and may take it (half the
+        openings, and most ways out, take the other seat's discard): then, of greedy's first
+        few, the first that the hands that seat might hold take least often. Hands are dealt
+        in batches until the budget is spent (with ``samples``, that many batches)."""
+        part = view.part_as(LayingPart)
+        following = (view.seat + 1) % view.players
+        if part.first_cycle or len(order) < 2 or not part.has_opened(following):
+            return order[0]
+        cards = order[:GUARD_CANDIDATES]
+        taken, batches = [0.0] * len(cards), 0
+        while batches < (self.samples or 1 << 30) and (batches == 0 or time.monotonic() < until):
+            shares = chance_taken(view, self.options, cards, self.rng, hands=GUARD_HANDS,
+                                  after=lay)
+            taken = [t + s for t, s in zip(taken, shares, strict=True)]
+            batches += 1
+        least = min(taken)
+        return next(c for c, t in zip(cards, taken, strict=True)
+                    if t <= least + GUARD_MARGIN * batches)
 
     def _deadline(self, view: View) -> float:
         """When to stop thinking: the budget (unless a number of samples is fixed), or a
@@ -232,6 +267,13 @@ def _play_forward(choice: Choice, draws: Sequence[Card], score: Score,
         if now == 0:
             return -OUT_BONUS * (len(draws) - step)
     return now
+
+
+def _guards(view: View) -> bool:
+    """Whether this is R51, where search plays greedy guarded against feeding the next seat
+    (a seat that has not opened pays a flat 100, R51-16)."""
+    part = view.part
+    return isinstance(part, LayingPart) and part.rules.never_opened_pays is not None
 
 
 def _racing(view: View, *, opened: bool) -> bool:

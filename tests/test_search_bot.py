@@ -4,21 +4,33 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import bots.search as search
-from arena.advice import deadwood_cards, deadwood_points, sample_game, unseen_cards
+from arena.actions import Placed
+from arena.advice import (
+    chance_taken,
+    deadwood_cards,
+    deadwood_points,
+    sample_game,
+    suggest_lay,
+    unseen_cards,
+)
 from arena.cards import Card, parse_cards
-from arena.errors import BadInput
+from arena.engine.game import Game
+from arena.engine.view import TableMeld, View
+from arena.errors import BadInput, IllegalAction
 from arena.referee import Clock, play_game
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.protocol import hello, info_of
 from arena.tournament.config import load_config
 from arena.variants import find_variant
 from arena.variants.laying import LayingPart
+from arena.variants.laying.table import add_to_meld, takes_back
 from bots.greedy import GreedyBot
 from bots.search import SearchBot
 
@@ -116,6 +128,88 @@ def test_deadwood_cards_counts_the_fewest_cards_left_outside_combinations() -> N
     assert deadwood_cards(view, parse_cards("2S 7D KC")) == 3
     with pytest.raises(BadInput, match=r"indian13.*deadwood_cards"):
         deadwood_cards(find_variant("indian13")(seed=3, options={"players": 2}).view(0))
+
+
+def _r51_decisions(seeds: range) -> Iterator[tuple[Game, View]]:
+    """Every decision of greedy bots at 2-seat R51 tables, first rounds, with its game."""
+    for seed in seeds:
+        game = find_variant("rummy51")(seed=seed, options={"players": 2})
+        greedy = GreedyBot()
+        while not game.finished and game.round == 1:
+            view = game.view(game.to_act)
+            yield game, view
+            game.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
+
+
+def _next_seat_has_opened(view: View) -> bool:
+    part = view.part_as(LayingPart)
+    return not part.first_cycle and part.has_opened((view.seat + 1) % view.players)
+
+
+def test_chance_taken_is_certain_for_what_extends_the_table_and_nil_for_a_lone_card() -> None:
+    """R51-9, R51-13: once the next seat has opened, it can take and lay any card that
+    extends a combination on the table or takes a joker back, whatever it holds; holding one
+    card, it can lay nothing else (two cards make no combination). The shares replay from
+    the same seed."""
+    deck = sorted(set(find_variant("rummy51").deck_counts({})))
+    fitting: list[float] = []
+    lone_seen = 0
+    for _, view in _r51_decisions(range(30, 40)):
+        if view.decision != "play" or not _next_seat_has_opened(view):
+            continue
+        fits = [c for c in deck if not c.is_joker and any(
+            _extends_meld(m, c, view) or takes_back(m, c) for m in view.table)]
+        rest = [c for c in deck if c not in fits and not c.is_joker]
+        shares = chance_taken(view, {"players": 2}, fits + rest, random.Random(1), hands=8)
+        assert all(0 <= s <= 1 for s in shares)
+        # all but the odd hand whose joker the suggestion lays where the card would go
+        assert min(shares[:len(fits)], default=1) >= 0.75
+        fitting += shares[:len(fits)]
+        if view.hand_sizes[(view.seat + 1) % 2] == 1:
+            assert shares[len(fits):] == [0.0] * len(rest)
+            lone_seen += 1
+        again = chance_taken(view, {"players": 2}, fits + rest, random.Random(1), hands=8)
+        assert again == shares
+    assert len(fitting) > 100 and sum(fitting) / len(fitting) > 0.97 and lone_seen
+    with pytest.raises(BadInput, match=r"indian13.*chance_taken"):
+        chance_taken(find_variant("indian13")(seed=3, options={"players": 2}).view(0),
+                     {"players": 2}, [Card.parse("5H")], random.Random(1))
+
+
+def _extends_meld(meld: TableMeld, card: Card, view: View) -> bool:
+    rules = view.part_as(LayingPart).rules
+    try:
+        add_to_meld(meld, [Placed(card)], rules)
+    except IllegalAction:
+        return False
+    return True
+
+
+def test_search_plays_greedy_at_r51_but_weighs_its_discard_once_the_next_seat_opened(
+        ) -> None:
+    """R51-9: half the openings take the other seat's discard. There search draws as greedy
+    does and discards greedy's card, except once the next seat has opened: then one of
+    greedy's first three, the one the next seat's possible hands take least often."""
+    bot = SearchBot(samples=2)
+    bot.start_game(GameInfo(0, 2, "rummy51", {"players": 2}, 5))
+    guarded = changed = 0
+    for _, view in _r51_decisions(range(40, 46)):
+        greedy = GreedyBot()
+        if view.decision == "draw":
+            assert bot.draw(view) == greedy.draw(view)
+            continue
+        mine, theirs = bot.play(view), greedy.play(view)
+        if not _next_seat_has_opened(view):
+            assert mine == theirs
+            continue
+        lay = suggest_lay(view)
+        rest = list(view.hand if lay is None else lay.rest)
+        costs, cards = greedy._shed(view, rest, keep=view.kept)
+        first = [c for _, c in sorted(zip(costs, cards, strict=True))][:search.GUARD_CANDIDATES]
+        assert mine.discard in first and mine.melds == theirs.melds
+        guarded += 1
+        changed += mine.discard != theirs.discard
+    assert guarded > 20 and 0 < changed < guarded
 
 
 @pytest.mark.parametrize(("variant", "options"), [t for t in TABLES if t[0] in LAYING])

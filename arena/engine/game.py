@@ -255,6 +255,15 @@ class Game:
                        "combinations (R51, MAR)")
 
     @classmethod
+    def view_chance_taken(cls, view: View, unseen: Counter[Card], held: Counter[Card],
+                          cards: Sequence[Card], rng: random.Random, hands: int,
+                          after: Lay | None) -> list[float]:
+        """For bots: how likely the next seat is to take each card (variant hook;
+        :func:`arena.advice.chance_taken` asks it), for variants that lay combinations."""
+        raise BadInput(f"{view.variant}: chance_taken is for variants that lay "
+                       "combinations (R51, MAR)")
+
+    @classmethod
     def view_sample(cls, view: View, options: Mapping[str, Any], unseen: Counter[Card],
                     held: Mapping[int, Counter[Card]], pile: list[Card], rng: random.Random
                     ) -> Game:

@@ -6,6 +6,8 @@ Bots reach it through :mod:`arena.advice`, which asks the variant.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -46,12 +48,58 @@ def suggest_lay(view: View, *, taking: Card | None = None) -> Lay | None:
     hand, kept = (tuple(view.hand), view.kept) if taking is None else (
         (*view.hand, taking), taking)
     must = rules.must_lay_taken and (taking is not None or view.drawn_from == "discard")
-    opened = part.has_opened(view.seat)
-    for lay in _lay_plans(sorted(hand), view.table, rules, opened, part.threshold, kept):
+    return _first_lay(hand, view.table, rules, opened=part.has_opened(view.seat),
+                      threshold=part.threshold, kept=kept, must=must)
+
+
+def chance_taken(view: View, unseen: Counter[Card], held: Counter[Card],
+                 cards: Sequence[Card], rng: random.Random, hands: int,
+                 after: Lay | None) -> list[float]:
+    """For each of ``cards``, the share of ``hands`` hands the next seat might hold (dealt
+    from ``unseen`` with the cards it is known to hold, ``held``; hands that could lay nothing
+    now) with which it could take that card from the discard pile and lay it at once."""
+    part = view.part_as(LayingPart)
+    rules = part.rules
+    following = (view.seat + 1) % view.players
+    table, threshold = _table_after(view, after)
+    opened = part.has_opened(following)
+    pool, known = list(unseen.elements()), list(held.elements())
+    size = min(len(pool), max(0, view.hand_sizes[following] - len(known)))
+    counts, dealt = [0] * len(cards), 0
+    for _ in range(3 * hands):  # a hand that could lay now is dealt again, up to a point
+        if dealt == hands:
+            break
+        hand = known + rng.sample(pool, size)
+        if _first_lay(hand, table, rules, opened=opened, threshold=threshold) is not None:
+            continue
+        dealt += 1
+        for i, card in enumerate(cards):
+            counts[i] += _first_lay((*hand, card), table, rules, opened=opened,
+                                    threshold=threshold, kept=card, must=True) is not None
+    return [count / dealt if dealt else 0.0 for count in counts]
+
+
+def _table_after(view: View, lay: Lay | None) -> tuple[Sequence[TableMeld], int | None]:
+    """The table and the opening threshold once this seat has made ``lay`` (R51-11: an
+    opening raises the threshold to one more than its total)."""
+    part = view.part_as(LayingPart)
+    if lay is None or not lay.placed:
+        return view.table, part.threshold
+    laid = lay_cards(view.hand, view.table, lay.play(lay.rest[0]), part.rules, seat=view.seat)
+    threshold = part.threshold
+    if threshold is not None and not part.has_opened(view.seat) and laid.new:
+        threshold = max(threshold, opening_count(laid.new, part.rules) + 1)
+    return laid.table, threshold
+
+
+def _first_lay(hand: Sequence[Card], table: Sequence[TableMeld], rules: LayingRules, *,
+               opened: bool, threshold: int | None, kept: Card | None = None,
+               must: bool = False) -> Lay | None:
+    """The first legal lay of the candidates (with ``must``, one that lays ``kept``)."""
+    for lay in _lay_plans(sorted(hand), table, rules, opened, threshold, kept):
         if must and kept not in lay.placed:
             continue
-        if _legal(lay, hand, view.table, rules, opened=opened, threshold=part.threshold,
-                  kept=kept):
+        if _legal(lay, hand, table, rules, opened=opened, threshold=threshold, kept=kept):
             return lay
     return None
 
@@ -224,7 +272,11 @@ def _keep_a_discard(lay: Lay | None, kept: Card | None) -> Lay | None:
         return None
     melds, layoffs, rest = list(lay.melds), list(lay.layoffs), list(lay.rest)
     while not any(c != kept for c in rest):
-        if layoffs:
+        other = [lo for lo in layoffs if all(p.card != kept for p in lo.cards)]
+        if other:  # a taken card stays laid (R51-9, MAR-8) while another can come back
+            layoffs.remove(other[-1])
+            rest += [p.card for p in other[-1].cards]
+        elif layoffs:
             rest += [p.card for p in layoffs.pop().cards]
         elif melds:
             rest += [p.card for p in melds.pop()]

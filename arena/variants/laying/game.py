@@ -306,6 +306,12 @@ class LayingGame(Game):
         return advice.deadwood_cards(view, hand)
 
     @classmethod
+    def view_chance_taken(cls, view: View, unseen: Counter[Card], held: Counter[Card],
+                          cards: Sequence[Card], rng: random.Random, hands: int,
+                          after: Lay | None) -> list[float]:
+        return advice.chance_taken(view, unseen, held, cards, rng, hands, after)
+
+    @classmethod
     def view_points(cls, view: View, hand: Sequence[Card]) -> int:
         """R51-16, MAR-16: every card left pays, or R51's flat 100 for a seat not opened;
         going out lays the cards, so :meth:`view_going_out` stays None (see suggest_lay)."""
