@@ -72,9 +72,8 @@ def chance_taken(view: View, options: Mapping[str, Any], cards: Sequence[Card],
     would have laid). ``after``: the lay this seat makes before discarding, whose
     combinations the next seat may then extend. R51 and MAR, outside R51's first cycle."""
     seen = _public(view, options)
-    following = (view.seat + 1) % view.players
-    return _variant(view.variant).view_chance_taken(
-        view, seen.unseen, seen.held.get(following, Counter()), cards, rng, hands, after)
+    return _variant(view.variant).view_chance_taken(view, seen.unseen, seen.held, cards, rng,
+                                                    hands, after)
 
 
 def unseen_cards(view: View, options: Mapping[str, Any]) -> Counter[Card]:

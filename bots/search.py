@@ -109,14 +109,14 @@ class SearchBot:
         if source == "discard" and view.allows("meld") and _must_lay_taken(view) \
                 and suggest_lay(view, taking=top) is None:
             return Draw("stock")  # R51-9, MAR-8: a taken discard must be laid at once
+        if self._errs():
+            return Draw(self.rng.choice(sorted((source, "stock"))))
+        if _guards(view):  # R51: greedy's draw (look-ahead did not beat it there)
+            return GreedyBot().draw(view)
         score = self._scorer(view, opened=_opened(view))
         hand = _shed_order(view.hand, score)
         now = score(hand)
         choices: dict[str, Choice] = {source: Choice(hand, now, top), "stock": Choice(hand, now)}
-        if self._errs():
-            return Draw(cast(Source, self.rng.choice(sorted(choices))))
-        if _guards(view):  # R51: greedy's draw (look-ahead did not beat it there)
-            return GreedyBot().draw(view)
         return Draw(cast(Source, self._best(view, choices, score, until, draws=self.depth + 1)))
 
     def play(self, view: View) -> Play:
@@ -196,8 +196,7 @@ class SearchBot:
         few, the first that the hands that seat might hold take least often. Hands are dealt
         in batches until the budget is spent (with ``samples``, that many batches)."""
         part = view.part_as(LayingPart)
-        following = (view.seat + 1) % view.players
-        if part.first_cycle or len(order) < 2 or not part.has_opened(following):
+        if part.first_cycle or len(order) < 2 or not part.has_opened(view.next_seat):
             return order[0]
         cards = order[:GUARD_CANDIDATES]
         taken, batches = [0.0] * len(cards), 0

@@ -143,7 +143,7 @@ def _r51_decisions(seeds: range) -> Iterator[tuple[Game, View]]:
 
 def _next_seat_has_opened(view: View) -> bool:
     part = view.part_as(LayingPart)
-    return not part.first_cycle and part.has_opened((view.seat + 1) % view.players)
+    return not part.first_cycle and part.has_opened(view.next_seat)
 
 
 def test_chance_taken_is_certain_for_what_extends_the_table_and_nil_for_a_lone_card() -> None:
@@ -165,7 +165,7 @@ def test_chance_taken_is_certain_for_what_extends_the_table_and_nil_for_a_lone_c
         # all but the odd hand whose joker the suggestion lays where the card would go
         assert min(shares[:len(fits)], default=1) >= 0.75
         fitting += shares[:len(fits)]
-        if view.hand_sizes[(view.seat + 1) % 2] == 1:
+        if view.hand_sizes[view.next_seat] == 1:
             assert shares[len(fits):] == [0.0] * len(rest)
             lone_seen += 1
         again = chance_taken(view, {"players": 2}, fits + rest, random.Random(1), hands=8)

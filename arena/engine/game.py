@@ -255,7 +255,8 @@ class Game:
                        "combinations (R51, MAR)")
 
     @classmethod
-    def view_chance_taken(cls, view: View, unseen: Counter[Card], held: Counter[Card],
+    def view_chance_taken(cls, view: View, unseen: Counter[Card],
+                          held: Mapping[int, Counter[Card]],
                           cards: Sequence[Card], rng: random.Random, hands: int,
                           after: Lay | None) -> list[float]:
         """For bots: how likely the next seat is to take each card (variant hook;

@@ -108,6 +108,16 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
         return self.part
 
     @property
+    def next_seat(self) -> int:
+        """The next active seat clockwise, as the turn passes: the one that may take this
+        seat's discard."""
+        for step in range(1, self.players):
+            seat = (self.seat + step) % self.players
+            if self.active[seat]:
+                return seat
+        return self.seat
+
+    @property
     def discardable(self) -> tuple[Card, ...]:
         """Cards of the hand that may be discarded now (COM-11 keeps a taken discard)."""
         kept = self.kept

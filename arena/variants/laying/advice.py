@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from arena.actions import Lay, LayOff, Placed, TakeBack
@@ -52,18 +52,19 @@ def suggest_lay(view: View, *, taking: Card | None = None) -> Lay | None:
                       threshold=part.threshold, kept=kept, must=must)
 
 
-def chance_taken(view: View, unseen: Counter[Card], held: Counter[Card],
+def chance_taken(view: View, unseen: Counter[Card], held: Mapping[int, Counter[Card]],
                  cards: Sequence[Card], rng: random.Random, hands: int,
                  after: Lay | None) -> list[float]:
     """For each of ``cards``, the share of ``hands`` hands the next seat might hold (dealt
-    from ``unseen`` with the cards it is known to hold, ``held``; hands that could lay nothing
-    now) with which it could take that card from the discard pile and lay it at once."""
+    from ``unseen`` with the cards each seat is known to hold, ``held``; hands that could lay
+    nothing now) with which it could take that card from the discard pile and lay it at
+    once."""
     part = view.part_as(LayingPart)
     rules = part.rules
-    following = (view.seat + 1) % view.players
+    following = view.next_seat
     table, threshold = _table_after(view, after)
     opened = part.has_opened(following)
-    pool, known = list(unseen.elements()), list(held.elements())
+    pool, known = list(unseen.elements()), list(held.get(following, Counter()).elements())
     size = min(len(pool), max(0, view.hand_sizes[following] - len(known)))
     counts, dealt = [0] * len(cards), 0
     for _ in range(3 * hands):  # a hand that could lay now is dealt again, up to a point

@@ -306,7 +306,8 @@ class LayingGame(Game):
         return advice.deadwood_cards(view, hand)
 
     @classmethod
-    def view_chance_taken(cls, view: View, unseen: Counter[Card], held: Counter[Card],
+    def view_chance_taken(cls, view: View, unseen: Counter[Card],
+                          held: Mapping[int, Counter[Card]],
                           cards: Sequence[Card], rng: random.Random, hands: int,
                           after: Lay | None) -> list[float]:
         return advice.chance_taken(view, unseen, held, cards, rng, hands, after)
