@@ -162,7 +162,8 @@ def test_chance_taken_is_certain_for_what_extends_the_table_and_nil_for_a_lone_c
         rest = [c for c in deck if c not in fits and not c.is_joker]
         shares = chance_taken(view, {"players": 2}, fits + rest, random.Random(1), hands=8)
         assert all(0 <= s <= 1 for s in shares)
-        # all but the odd hand whose joker the suggestion lays where the card would go
+        # all but the odd hand that holds the very card (two decks): the suggestion never
+        # discards a copy of the card it took (COM-11)
         assert min(shares[:len(fits)], default=1) >= 0.75
         fitting += shares[:len(fits)]
         if view.hand_sizes[view.next_seat] == 1:

@@ -175,7 +175,7 @@ def _opening(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules,
     lay = Lay(melds=tuple(placed_meld(m, rules) for m in melds), takebacks=tuple(takebacks),
               rest=tuple(rest))
     if rules.rights_at_opening:
-        lay = _add_to_table(lay, now, rules, jokers=not rules.joker_free_opening)
+        lay = _add_to_table(lay, now, rules, jokers=not rules.joker_free_opening, kept=kept)
     return _keep_a_discard(lay, kept)
 
 
@@ -190,7 +190,7 @@ def _as_opened(hand: list[Card], table: Sequence[TableMeld], rules: LayingRules,
     melds = _best_melds(cards, rules)
     lay = Lay(melds=tuple(placed_meld(m, rules) for m in melds), takebacks=tuple(takebacks),
               rest=tuple(_left(cards, melds)))
-    return _keep_a_discard(_add_to_table(lay, melds_now, rules, jokers=True), kept)
+    return _keep_a_discard(_add_to_table(lay, melds_now, rules, jokers=True, kept=kept), kept)
 
 
 def _take_jokers(hand: Sequence[Card], table: Sequence[TableMeld], rules: LayingRules
@@ -231,13 +231,14 @@ def _franc_melds(cards: Sequence[Card], rules: LayingRules) -> list[tuple[Card, 
 
 
 def _add_to_table(lay: Lay, table: list[TableMeld], rules: LayingRules, *,
-                  jokers: bool) -> Lay:
-    """Add cards left in hand to the table's combinations while any fits (costliest first)."""
+                  jokers: bool, kept: Card | None) -> Lay:
+    """Add cards left in hand to the table's combinations while any fits: a card taken from
+    the discard pile first (it must be laid, R51-9, MAR-8), then the costliest."""
     rest, layoffs = list(lay.rest), list(lay.layoffs)
     progress = True
     while progress:
         progress = False
-        for card in sorted(set(rest), key=lambda c: (-rules.hand_value(c), c.code)):
+        for card in sorted(set(rest), key=lambda c: (c != kept, -rules.hand_value(c), c.code)):
             if card.is_joker and not jokers:
                 continue
             for i, meld in enumerate(table):
