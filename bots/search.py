@@ -18,7 +18,9 @@ How it decides (docs/bots.md tells it at more length):
    did (half the openings take the other seat's discard). It draws and sheds as greedy,
    except once the next seat has opened: then it deals that seat possible hands from the
    unseen cards (:func:`arena.advice.chance_taken`) and, of greedy's first three
-   discards, throws the one they take least often.
+   discards, throws the one they take least often. And once it has opened while no
+   opponent has, it sheds for speed, not value: going out then makes each of them pay a
+   flat 100, which all but decides a game.
 
 Lays, declarations and going out are as ``greedy`` makes them: the search is about which
 cards to keep. It never sees other hands or the stock, only what its views show.
@@ -143,6 +145,11 @@ class SearchBot:
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
         return Play(discard=discard) if lay is None else lay.play(discard)
 
+    @property
+    def _teams(self) -> bool:
+        """Whether seats play in two teams of partners (R51-1)."""
+        return bool(self.options.get("teams", False))
+
     def _errs(self) -> bool:
         """Whether this decision is one of the share it plays at random (its own seed)."""
         return self.mistakes > 0 and self.rng.random() < self.mistakes
@@ -174,11 +181,12 @@ class SearchBot:
 
     def _short_list(self, view: View, hand: list[Card], score: Score, *, opened: bool
                     ) -> list[Card]:
-        """The cards it may discard, likeliest first: in the race to lay a whole hand, the
-        card whose loss leaves fewest cards outside combinations, then the one with fewest
-        partners, the costlier on a tie; elsewhere where cards are laid, by greedy's own
-        measure (a joker last); else by the score of the hand each leaves."""
-        if _racing(view, opened=opened):
+        """The cards it may discard, likeliest first: in a race (MAR Tallaj's to lay a whole
+        hand, R51's to go out while no opponent has opened), the card whose loss leaves
+        fewest cards outside combinations, then the one with fewest partners, the costlier
+        on a tie; elsewhere where cards are laid, by greedy's own measure (a joker last);
+        else by the score of the hand each leaves."""
+        if _racing(view, opened=opened, teams=self._teams):
             def speed(card: Card) -> tuple[int, int, int, int, Card]:
                 rest = without(hand, card)
                 return (card.is_joker, deadwood_cards(view, rest), partners(card, rest),
@@ -229,7 +237,7 @@ class SearchBot:
         part = view.part_as(LayingPart)
         need = 0 if opened or part.threshold is None else part.threshold
         rules = part.rules
-        if _racing(view, opened=opened):
+        if _racing(view, opened=opened, teams=self._teams):
             return lambda hand: RACE_CARD * deadwood_cards(view, hand) \
                 + deadwood_points(view, hand)
         value = rules.hand_value
@@ -275,12 +283,24 @@ def _guards(view: View) -> bool:
     return isinstance(part, LayingPart) and part.rules.never_opened_pays is not None
 
 
-def _racing(view: View, *, opened: bool) -> bool:
-    """Whether this seat is in MAR Tallaj's race to lay a whole hand: it has laid nothing
-    yet, and a rami sec pays (MAR-15)."""
+def _racing(view: View, *, opened: bool, teams: bool = False) -> bool:
+    """Whether this seat races to be rid of its cards, where speed is worth more than
+    value: in MAR Tallaj before it has laid anything (a rami sec pays, MAR-15); in R51 once
+    it has opened while no opponent has (each of them pays a flat 100 if it goes out first,
+    R51-16, and such a loss all but decides a game)."""
     part = view.part
-    return isinstance(part, LayingPart) and part.rules.rami_sec_pays is not None \
-        and not opened
+    if not isinstance(part, LayingPart):
+        return False
+    if part.rules.rami_sec_pays is not None:
+        return not opened
+    return part.rules.never_opened_pays is not None and opened and not part.first_cycle \
+        and not any(part.has_opened(seat) for seat in _opponents(view, teams=teams))
+
+
+def _opponents(view: View, *, teams: bool) -> list[int]:
+    """The active seats playing against this one (R51-1: partners sit opposite)."""
+    return [seat for seat in range(view.players) if seat != view.seat and view.active[seat]
+            and not (teams and (seat - view.seat) % 2 == 0)]
 
 
 def _shed_order(hand: Sequence[Card], score: Score) -> list[Card]:

@@ -188,61 +188,88 @@ def _extends_meld(meld: TableMeld, card: Card, view: View) -> bool:
 
 def test_search_plays_greedy_at_r51_but_weighs_its_discard_once_the_next_seat_opened(
         ) -> None:
-    """R51-9: half the openings take the other seat's discard. There search draws as greedy
-    does and discards greedy's card, except once the next seat has opened: then one of
-    greedy's first three, the one the next seat's possible hands take least often."""
+    """R51-9, R51-16: half the openings take the other seat's discard. There search draws
+    as greedy does and discards greedy's card, except once the next seat has opened: then
+    one of greedy's first three, the one the next seat's possible hands take least often;
+    and once it has opened alone, the card whose loss leaves fewest cards outside
+    combinations (the other seat pays a flat 100 if it goes out first)."""
     bot = SearchBot(samples=2)
     bot.start_game(GameInfo(0, 2, "rummy51", {"players": 2}, 5))
-    guarded = changed = 0
+    guarded = changed = raced = faster = 0
     for _, view in _r51_decisions(range(40, 46)):
         greedy = GreedyBot()
         if view.decision == "draw":
             assert bot.draw(view) == greedy.draw(view)
             continue
         mine, theirs = bot.play(view), greedy.play(view)
-        if not _next_seat_has_opened(view):
-            assert mine == theirs
-            continue
         lay = suggest_lay(view)
         rest = list(view.hand if lay is None else lay.rest)
+        assert mine.melds == theirs.melds
+        if not _next_seat_has_opened(view):
+            part = view.part_as(LayingPart)
+            opened = part.has_opened(view.seat) or bool(lay and lay.melds)
+            if not opened or part.first_cycle:
+                assert mine == theirs
+                continue
+            assert mine.discard == _fastest_first(view, rest)[0]
+            raced += 1
+            faster += mine.discard != theirs.discard
+            continue
         costs, cards = greedy._shed(view, rest, keep=view.kept)
         first = [c for _, c in sorted(zip(costs, cards, strict=True))][:search.GUARD_CANDIDATES]
-        assert mine.discard in first and mine.melds == theirs.melds
+        assert mine.discard in first
         guarded += 1
         changed += mine.discard != theirs.discard
-    assert guarded > 20 and 0 < changed < guarded
+    assert guarded > 20 and 0 < changed < guarded and raced > 5 and faster > 0
 
 
 @pytest.mark.parametrize(("variant", "options"), [t for t in TABLES if t[0] in LAYING])
-def test_search_races_for_a_whole_hand_only_in_mar_tallaj_before_it_lays(
+def test_search_races_in_mar_tallaj_before_it_lays_and_in_r51_once_it_opened_alone(
         variant: str, options: dict[str, Any]) -> None:
-    """MAR-15: where a rami sec pays, search's first candidate discard, before its seat has
-    laid, leaves the fewest cards outside combinations; elsewhere, and once it has laid, its
-    candidates are greedy's shed order."""
+    """MAR-15, R51-16: where a rami sec pays, before its seat has laid, and in R51 once its
+    seat has opened while no opponent has (a partner's opening counts as its own, R51-12),
+    search's first candidate discard leaves the fewest cards outside combinations;
+    elsewhere its candidates are greedy's shed order."""
     game = find_variant(variant)(seed=21, options=options)
     bot, greedy = SearchBot(samples=1), GreedyBot()
-    bot.start_game(GameInfo(0, game.players, variant, game.options, 5))
-    raced = shed_as_greedy = 0
+    raced = shed_as_greedy = faster = 0
+    tallaj = variant == "moroccan" and options["mode"] == "tallaj"
     while not game.finished and game.round == 1:
         view = game.view(game.to_act)
+        bot.start_game(GameInfo(view.seat, game.players, variant, game.options, 5))
         if view.decision == "play":
-            opened = view.part_as(LayingPart).has_opened(view.seat)
+            part = view.part_as(LayingPart)
+            opened = part.has_opened(view.seat)
+            against = [s for s in range(game.players) if s != view.seat and not (
+                options.get("teams") and (s - view.seat) % 2 == 0)]
+            alone = variant == "rummy51" and opened and not part.first_cycle and not any(
+                part.has_opened(s) for s in against)
             hand = list(view.hand)
             order = bot._short_list(view, hand, bot._scorer(view, opened=opened),
                                     opened=opened)
-            if search._racing(view, opened=opened):
-                left = {c: deadwood_cards(view, search.without(hand, c)) for c in order
-                        if not c.is_joker}
-                assert left[order[0]] == min(left.values())
+            costs, cards = greedy._shed(view, hand, keep=view.kept)
+            if (tallaj and not opened) or alone:
+                assert order == _fastest_first(view, hand)
                 raced += 1
+                faster += order[0] != min(zip(costs, cards, strict=True))[1]
             else:
-                costs, cards = greedy._shed(view, hand, keep=view.kept)
                 assert order == [c for _, c in sorted(zip(costs, cards, strict=True))]
                 shed_as_greedy += 1
         game.apply(greedy.draw(view) if view.decision == "draw" else greedy.play(view))
-    tallaj = variant == "moroccan" and options["mode"] == "tallaj"
-    assert (raced > 5) == tallaj
+    assert (faster > 0) == (tallaj or variant == "rummy51")
     assert shed_as_greedy > 0 or tallaj
+
+
+def _fastest_first(view: View, hand: list[Card]) -> list[Card]:
+    """A racing seat's shed order: jokers last; first the card whose loss leaves fewest cards
+    outside combinations, then the one with fewest partners, then the costlier."""
+    rules = view.part_as(LayingPart).rules
+
+    def speed(card: Card) -> tuple[bool, int, int, int, Card]:
+        rest = search.without(hand, card)
+        return (card.is_joker, deadwood_cards(view, rest), search.partners(card, rest),
+                -rules.hand_value(card), card)
+    return sorted({c for c in hand if c != view.kept}, key=speed)
 
 
 def test_start_game_tells_the_clock() -> None:
