@@ -145,11 +145,6 @@ class SearchBot:
         discard = Card.parse(self._best(view, choices, score, until, draws=self.depth))
         return Play(discard=discard) if lay is None else lay.play(discard)
 
-    @property
-    def _teams(self) -> bool:
-        """Whether seats play in two teams of partners (R51-1)."""
-        return bool(self.options.get("teams", False))
-
     def _errs(self) -> bool:
         """Whether this decision is one of the share it plays at random (its own seed)."""
         return self.mistakes > 0 and self.rng.random() < self.mistakes
@@ -186,7 +181,7 @@ class SearchBot:
         fewest cards outside combinations, then the one with fewest partners, the costlier
         on a tie; elsewhere where cards are laid, by greedy's own measure (a joker last);
         else by the score of the hand each leaves."""
-        if _racing(view, opened=opened, teams=self._teams):
+        if _racing(view, opened=opened):
             def speed(card: Card) -> tuple[int, int, int, int, Card]:
                 rest = without(hand, card)
                 return (card.is_joker, deadwood_cards(view, rest), partners(card, rest),
@@ -237,7 +232,7 @@ class SearchBot:
         part = view.part_as(LayingPart)
         need = 0 if opened or part.threshold is None else part.threshold
         rules = part.rules
-        if _racing(view, opened=opened, teams=self._teams):
+        if _racing(view, opened=opened):
             return lambda hand: RACE_CARD * deadwood_cards(view, hand) \
                 + deadwood_points(view, hand)
         value = rules.hand_value
@@ -283,7 +278,7 @@ def _guards(view: View) -> bool:
     return isinstance(part, LayingPart) and part.rules.never_opened_pays is not None
 
 
-def _racing(view: View, *, opened: bool, teams: bool = False) -> bool:
+def _racing(view: View, *, opened: bool) -> bool:
     """Whether this seat races to be rid of its cards, where speed is worth more than
     value: in MAR Tallaj before it has laid anything (a rami sec pays, MAR-15); in R51 once
     it has opened while no opponent has (each of them pays a flat 100 if it goes out first,
@@ -293,8 +288,8 @@ def _racing(view: View, *, opened: bool, teams: bool = False) -> bool:
         return False
     if part.rules.rami_sec_pays is not None:
         return not opened
-    return part.rules.never_opened_pays is not None and opened and not part.first_cycle \
-        and not any(part.has_opened(seat) for seat in _opponents(view, teams=teams))
+    return part.rules.never_opened_pays is not None and opened \
+        and not any(part.has_opened(seat) for seat in _opponents(view, teams=part.rules.teams))
 
 
 def _opponents(view: View, *, teams: bool) -> list[int]:

@@ -232,11 +232,11 @@ def test_search_races_in_mar_tallaj_before_it_lays_and_in_r51_once_it_opened_alo
     elsewhere its candidates are greedy's shed order."""
     game = find_variant(variant)(seed=21, options=options)
     bot, greedy = SearchBot(samples=1), GreedyBot()
+    bot.start_game(GameInfo(0, game.players, variant, game.options, 5))
     raced = shed_as_greedy = faster = 0
     tallaj = variant == "moroccan" and options["mode"] == "tallaj"
     while not game.finished and game.round == 1:
         view = game.view(game.to_act)
-        bot.start_game(GameInfo(view.seat, game.players, variant, game.options, 5))
         if view.decision == "play":
             part = view.part_as(LayingPart)
             opened = part.has_opened(view.seat)
