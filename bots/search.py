@@ -82,10 +82,12 @@ class SearchBot:
 
     def __init__(self, budget_ms: float = 40, depth: int = 2, samples: int | None = None,
                  mistakes: float = 0.0) -> None:
-        if not budget_ms > 0 or depth < 0 or (samples is not None and samples < 1) \
-                or not 0 <= mistakes <= 1:
-            raise ValueError("search: budget_ms > 0, depth >= 0, samples >= 1 and "
-                             "mistakes from 0 to 1 expected")
+        counts = (depth,) if samples is None else (depth, samples)
+        if not all(_number(x) for x in (budget_ms, mistakes, *counts)) \
+                or not all(isinstance(x, int) for x in counts) or not budget_ms > 0 \
+                or depth < 0 or (samples is not None and samples < 1) or not 0 <= mistakes <= 1:
+            raise ValueError("search: budget_ms > 0, depth >= 0, samples >= 1 (whole numbers) "
+                             "and mistakes from 0 to 1 expected")
         self.budget_s = budget_ms / 1000
         self.depth = depth
         self.samples = samples
@@ -341,6 +343,11 @@ def _extends(cards: Sequence[Card], stands_for: Sequence[Card | None], card: Car
     ranks = sorted(c.rank for c in named)
     high = ranks[-1] + 1 if ranks[-1] < 13 else 14
     return card.rank in (ranks[0] - 1, high % 14 or 1)
+
+
+def _number(x: object) -> bool:
+    """Whether a parameter is a number (a config's ``budget_ms: fast`` or ``true`` is not)."""
+    return isinstance(x, int | float) and not isinstance(x, bool)
 
 
 def _value(card: Card) -> int:

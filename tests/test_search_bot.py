@@ -345,6 +345,14 @@ def test_search_parameters_are_checked() -> None:
         SearchBot(mistakes=1.5)
 
 
+@pytest.mark.parametrize("params", [{"budget_ms": "fast"}, {"budget_ms": True},
+                                    {"depth": 1.5}, {"samples": "8"}, {"mistakes": None}])
+def test_search_says_what_it_expects_of_a_parameter_of_the_wrong_type(
+        params: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="budget_ms > 0, depth >= 0, samples >= 1"):
+        SearchBot(**params)
+
+
 @pytest.mark.parametrize(("variant", "options"), TABLES)
 def test_search_at_its_weakest_still_plays_only_legal_moves(variant: str,
                                                             options: dict[str, Any]) -> None:
