@@ -82,9 +82,8 @@ class SearchBot:
 
     def __init__(self, budget_ms: float = 40, depth: int = 2, samples: int | None = None,
                  mistakes: float = 0.0) -> None:
-        counts = (depth,) if samples is None else (depth, samples)
-        if not all(_number(x) for x in (budget_ms, mistakes, *counts)) \
-                or not all(isinstance(x, int) for x in counts) or not budget_ms > 0 \
+        if not (_number(budget_ms) and _number(mistakes) and _whole(depth)
+                and (samples is None or _whole(samples))) or not budget_ms > 0 \
                 or depth < 0 or (samples is not None and samples < 1) or not 0 <= mistakes <= 1:
             raise ValueError("search: budget_ms > 0, depth >= 0, samples >= 1 (whole numbers) "
                              "and mistakes from 0 to 1 expected")
@@ -291,13 +290,14 @@ def _racing(view: View, *, opened: bool) -> bool:
     if part.rules.rami_sec_pays is not None:
         return not opened
     return part.rules.never_opened_pays is not None and opened \
-        and not any(part.has_opened(seat) for seat in _opponents(view, teams=part.rules.teams))
+        and not any(part.has_opened(seat) for seat in _opponents(view, part))
 
 
-def _opponents(view: View, *, teams: bool) -> list[int]:
-    """The active seats playing against this one (R51-1: partners sit opposite)."""
-    return [seat for seat in range(view.players) if seat != view.seat and view.active[seat]
-            and not (teams and (seat - view.seat) % 2 == 0)]
+def _opponents(view: View, part: LayingPart) -> list[int]:
+    """The active seats playing against this one (R51-1: not its partner)."""
+    mate = part.rules.partner(view.seat)
+    return [seat for seat in range(view.players)
+            if seat not in (view.seat, mate) and view.active[seat]]
 
 
 def _shed_order(hand: Sequence[Card], score: Score) -> list[Card]:
@@ -348,6 +348,11 @@ def _extends(cards: Sequence[Card], stands_for: Sequence[Card | None], card: Car
 def _number(x: object) -> bool:
     """Whether a parameter is a number (a config's ``budget_ms: fast`` or ``true`` is not)."""
     return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _whole(x: object) -> bool:
+    """Whether a parameter is a whole number (``depth: 1.5`` is not)."""
+    return _number(x) and isinstance(x, int)
 
 
 def _value(card: Card) -> int:

@@ -53,6 +53,10 @@ class LayingRules:
         """The rule ID this variant cites for ``what`` (``open``, ``rights``, ...)."""
         return _FAMILY[self.prefix][1][what]
 
+    def partner(self, seat: int) -> int | None:
+        """R51-1: the seat opposite in team play (None when everyone plays alone)."""
+        return (seat + 2) % 4 if self.teams else None
+
     def hand_value(self, card: Card) -> int:
         """What a card left in hand pays (R51-16, MAR-16)."""
         if card.is_joker:

@@ -61,7 +61,7 @@ class LayingGame(Game):
 
     def partner(self, seat: int) -> int | None:
         """R51-1: the seat opposite in team play."""
-        return (seat + 2) % 4 if self.rules.teams else None
+        return self.rules.partner(seat)
 
     def is_opened(self, seat: int) -> bool:
         """Opened himself, or (R51-12) treated as opened because his partner has."""
