@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -89,7 +90,7 @@ class Cluster:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.port = free_port()
+        self.port = 0  # the scheduler's, once it has bound one
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.workers: dict[str, str] = {}  # name: address
 
@@ -105,8 +106,19 @@ class Cluster:
         log.close()
 
     def start_scheduler(self) -> None:
+        """Start the scheduler and wait until it listens: on a port it binds itself the first
+        time (a port picked free and handed over could be taken before it binds, by a worker
+        starting beside it), on the same port when started again."""
         self._start("scheduler", "scheduler", "--host", "127.0.0.1", "--port", str(self.port),
                     "--no-dashboard", "--dashboard-address", "127.0.0.1:0")
+        log = self.folder / "scheduler.log"
+        deadline = time.monotonic() + START_S
+        while (found := re.search(rb"Scheduler at: +tcp://127\.0\.0\.1:(\d+)",
+                                  log.read_bytes())) is None:
+            if self.procs["scheduler"].poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the scheduler did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.1)
+        self.port = int(found[1])
 
     def start_worker(self, name: str) -> str:
         """Start a worker (it waits for the scheduler if need be); its address."""
