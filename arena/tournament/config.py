@@ -42,7 +42,7 @@ FORMATS = ("round-robin", "gauntlet")
 POLICIES = ("safe_action", "random_legal")
 ISOLATION = ("process", "inprocess")
 TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "isolation",
-            "limits", "workers", "seed", "output", "rating", "cluster")
+            "limits", "workers", "affinity", "seed", "output", "rating", "cluster")
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
 HOUR_MS = 3_600_000
 MAX_GAMES = 1_000_000  # in one tournament: its list of pairings still fits in memory
@@ -94,6 +94,7 @@ class Config:
     isolation: Isolation = "process"
     limits: Limits = field(default_factory=Limits)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    affinity: bool = True  # each pool worker and its bots keep to one CPU
     seed: int | None = None  # None: drawn at random when the tournament starts (settle_seed)
     output: Path = Path("results")
     anchor: tuple[str, float] | None = None  # rating: {anchor: {bot: elo}}; None: mean 1500
@@ -245,6 +246,7 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
                     workers=_override(over, "workers", WORKERS) or _bounded(
                         raw, "workers", WORKERS, min(os.cpu_count() or 1, WORKERS.high), (),
                         where),
+                    affinity=_typed(raw, "affinity", bool, True, (), where, "true or false"),
                     seed=_override(over, "seed", SEED) if over.get("seed") is not None
                     else _bounded(raw, "seed", SEED, None, (), where),
                     output=_output(raw, where, over.get("output")),

@@ -248,7 +248,8 @@ def _job_for(config: Config, logs: Path) -> Job:
 def play_pairings(config: Config, pairings: list[Pairing], *, logs: Path) -> list[GameRecord]:
     """Play pairings made outside the config's schedule (an SPRT batch) on the config's
     workers; the records come back in the order of ``pairings``."""
-    lines = _results(_job_for(config, logs), pairings, config.workers)
+    lines = _results(_job_for(config, logs), pairings, config.workers,
+                     affinity=config.affinity)
     by_id = {r.id: r for r in map(GameRecord.from_json, lines)}
     return [by_id[p.id] for p in pairings]
 
@@ -258,15 +259,17 @@ def _backend(config: Config, job: Job, pending: list[Pairing], *, done: int,
     """Record lines as games finish, from the config's Dask cluster when it names one (Dask is
     imported only then, docs/cluster.md), else from the local pool."""
     if config.cluster is None:
-        return _results(job, pending, config.workers)
+        return _results(job, pending, config.workers, affinity=config.affinity)
     from arena.tournament.cluster import cluster_results
 
     return cluster_results(config.cluster, job, pending, tournament=config.name, done=done,
                            total=total)
 
 
-def _results(job: Job, pending: list[Pairing], workers: int) -> Iterator[str]:
-    """Record lines as games finish: in this process for one worker, else on a pool."""
+def _results(job: Job, pending: list[Pairing], workers: int, *,
+             affinity: bool = True) -> Iterator[str]:
+    """Record lines as games finish: in this process for one worker, else on a pool, each
+    worker kept to one CPU of those this process may use (unless ``affinity`` is off)."""
     if workers == 1 or len(pending) <= 1:
         try:
             for p in pending:
@@ -276,7 +279,9 @@ def _results(job: Job, pending: list[Pairing], workers: int) -> Iterator[str]:
         return
     chunk = max(1, min(16, len(pending) // (workers * 8)))
     ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(workers, initializer=init_worker, initargs=(job,))
+    cpus = tuple(sorted(os.sched_getaffinity(0))) if affinity else ()
+    turns = ctx.Value("i", 0) if len(cpus) > 1 else None
+    pool = ctx.Pool(workers, initializer=init_worker, initargs=(job, cpus, turns))
     try:
         yield from pool.imap_unordered(play_pairing, pending, chunksize=chunk)
         pool.close()

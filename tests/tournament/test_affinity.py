@@ -1,0 +1,88 @@
+"""Each worker of the local pool, and the bots it starts, keep to one CPU (``affinity``).
+
+A game's referee and its bots run one after another, so on one CPU they wake each other
+without crossing cores; the workers take the CPUs this process may use in turn.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import writable_by_bots
+
+from arena.errors import BadInput
+from arena.tournament.config import load_config
+from arena.tournament.runner import run_tournament
+
+BOTS = Path(__file__).parents[1] / "bots"
+CPUS = sorted(os.sched_getaffinity(0))
+
+
+def _config(folder: Path, affinity: str | None) -> Path:
+    report = writable_by_bots(folder / "notes.jsonl")
+    config = folder / "cpus.yaml"
+    line = "" if affinity is None else f"affinity: {affinity}\n"
+    config.write_text(f"""\
+name: cpus
+variant: indian13
+options: {{players: 2, draw_cap: 4}}
+bots:
+  - name: reporter
+    module: {BOTS / 'cpu_reporter.py'}:CpuReporter
+    params: {{report: {report}}}
+    write: [{report}]
+  - name: random
+    module: bots.random_bot:RandomBot
+format: {{games: 8}}
+workers: 2
+{line}output: {folder / 'results'}
+""", "utf-8")
+    return config
+
+
+def _cpus_seen(folder: Path, affinity: str | None) -> list[list[int]]:
+    assert run_tournament(load_config(_config(folder, affinity)), progress=False) == 8
+    notes = (folder / "notes.jsonl").read_text("utf-8").splitlines()
+    return [json.loads(line)["cpus"] for line in notes]
+
+
+@pytest.mark.skipif(len(CPUS) < 2, reason="needs two CPUs to keep workers apart")
+def test_by_default_each_bot_of_a_pool_runs_on_one_of_the_cpus_given(tmp_path: Path) -> None:
+    check, *games = _cpus_seen(tmp_path, None)
+    assert check == CPUS  # the start-up check, from this process, before the pool
+    assert len(games) == 8  # every game started, in either worker
+    assert all(len(cpus) == 1 and cpus[0] in CPUS for cpus in games)
+
+
+@pytest.mark.skipif(len(CPUS) < 2, reason="needs two CPUs to tell")
+def test_affinity_false_leaves_the_bots_every_cpu(tmp_path: Path) -> None:
+    assert _cpus_seen(tmp_path, "false") == [CPUS] * 9  # the start-up check, then 8 games
+
+
+@pytest.mark.skipif(len(CPUS) < 2, reason="needs two CPUs to keep workers apart")
+def test_the_workers_take_the_cpus_in_turn() -> None:
+    script = """
+import multiprocessing, os
+from arena.tournament.worker import keep_to_one_cpu
+cpus = tuple(sorted(os.sched_getaffinity(0)))
+def report(turn):
+    keep_to_one_cpu(cpus, turn)
+    return sorted(os.sched_getaffinity(0))
+with multiprocessing.get_context("fork").Pool(1, maxtasksperchild=1) as pool:
+    print([pool.apply(report, (turn,)) for turn in range(len(cpus) + 1)] == \\
+          [[cpu] for cpu in cpus + cpus[:1]])
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.strip() == "True"
+
+
+def test_affinity_must_be_true_or_false(tmp_path: Path) -> None:
+    with pytest.raises(BadInput, match=r"cpus.yaml:\d+: affinity: expected true or false, "
+                                       r"got 'yes please'"):
+        load_config(_config(tmp_path, "yes please"))
