@@ -168,14 +168,14 @@ class ProcessSeat:
             if len(self.buffer) > self.limits.line_bytes:
                 self.buffer, self.overlong = b"", True  # the rest of that line is dropped
                 return "unreadable"
-            if time.monotonic() > deadline:  # output without end holds no one past it
+            left = deadline - time.monotonic()
+            if left <= 0:  # output without end holds no one past it
+                return "timeout"
+            if not select.select([fd], [], [], left)[0]:  # a reply is never there at once
                 return "timeout"
             try:
-                chunk = os.read(fd, 1 << 16)  # the reply is often there already
+                chunk = os.read(fd, 1 << 16)
             except BlockingIOError:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([fd], [], [], left)[0]:
-                    return "timeout"
                 continue
             if not chunk:
                 return "crash"
