@@ -279,7 +279,7 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
         return
     chunk = max(1, min(16, len(pending) // (workers * 8)))
     ctx = multiprocessing.get_context("fork")
-    cpus = tuple(sorted(os.sched_getaffinity(0))) if affinity else ()
+    cpus = _cpus() if affinity else ()
     turns = ctx.Value("i", 0) if len(cpus) > 1 else None
     pool = ctx.Pool(workers, initializer=init_worker, initargs=(job, cpus, turns))
     try:
@@ -290,6 +290,12 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
         raise
     finally:
         pool.join()
+
+
+def _cpus() -> tuple[int, ...]:
+    """The CPUs this process may run on; none where the system cannot say (not Linux)."""
+    allowed = getattr(os, "sched_getaffinity", None)
+    return tuple(sorted(allowed(0))) if allowed is not None else ()
 
 
 class _Rate(ProgressColumn):
