@@ -86,3 +86,12 @@ def test_affinity_must_be_true_or_false(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match=r"cpus.yaml:\d+: affinity: expected true or false, "
                                        r"got 'yes please'"):
         load_config(_config(tmp_path, "yes please"))
+
+
+def test_where_the_system_cannot_say_which_cpus_the_pool_is_not_pinned(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.tournament import runner
+
+    assert runner._cpus() == tuple(CPUS)
+    monkeypatch.delattr(os, "sched_getaffinity")  # as on systems other than Linux
+    assert runner._cpus() == ()
