@@ -16,6 +16,7 @@ import pytest
 from conftest import writable_by_bots
 
 from arena.errors import BadInput
+from arena.tournament import runner
 from arena.tournament.config import load_config
 from arena.tournament.runner import run_tournament
 
@@ -90,8 +91,6 @@ def test_affinity_must_be_true_or_false(tmp_path: Path) -> None:
 
 def test_where_the_system_cannot_say_which_cpus_the_pool_is_not_pinned(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.tournament import runner
-
     assert runner._cpus() == tuple(CPUS)
     monkeypatch.delattr(os, "sched_getaffinity")  # as on systems other than Linux
     assert runner._cpus() == ()
