@@ -268,8 +268,9 @@ def _backend(config: Config, job: Job, pending: list[Pairing], *, done: int,
 
 def _results(job: Job, pending: list[Pairing], workers: int, *,
              affinity: bool = True) -> Iterator[str]:
-    """Record lines as games finish: in this process for one worker, else on a pool, each
-    worker kept to one CPU of those this process may use (unless ``affinity`` is off)."""
+    """Record lines as games finish: in this process for one worker, else on a pool; when
+    the workers are at least as many as the CPUs this process may use, each is kept to one
+    of them (unless ``affinity`` is off)."""
     if workers == 1 or len(pending) <= 1:
         try:
             for p in pending:
@@ -279,8 +280,8 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
         return
     chunk = max(1, min(16, len(pending) // (workers * 8)))
     ctx = multiprocessing.get_context("fork")
-    cpus = _cpus() if affinity else ()
-    turns = ctx.Value("i", 0) if len(cpus) > 1 else None
+    cpus = _pins(workers) if affinity else ()
+    turns = ctx.Value("i", 0) if cpus else None
     pool = ctx.Pool(workers, initializer=init_worker, initargs=(job, cpus, turns))
     try:
         yield from pool.imap_unordered(play_pairing, pending, chunksize=chunk)
@@ -290,6 +291,14 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
         raise
     finally:
         pool.join()
+
+
+def _pins(workers: int) -> tuple[int, ...]:
+    """The CPUs a pool's workers take in turn, one each; none when there are CPUs to spare
+    (the kernel moves a worker off one that other work keeps busy, a pin would not) or but
+    one."""
+    cpus = _cpus()
+    return cpus if 1 < len(cpus) <= workers else ()
 
 
 def _cpus() -> tuple[int, ...]:

@@ -1,4 +1,5 @@
-"""Each worker of the local pool, and the bots it starts, keep to one CPU (``affinity``).
+"""With a worker for every CPU, each worker of the local pool, and the bots it starts, keep
+to one CPU (``affinity``).
 
 A game's referee and its bots run one after another, so on one CPU they wake each other
 without crossing cores; the workers take the CPUs this process may use in turn.
@@ -40,7 +41,7 @@ bots:
   - name: random
     module: bots.random_bot:RandomBot
 format: {{games: 8}}
-workers: 2
+workers: {len(CPUS)}
 {line}output: {folder / 'results'}
 """, "utf-8")
     return config
@@ -94,3 +95,12 @@ def test_where_the_system_cannot_say_which_cpus_the_pool_is_not_pinned(
     assert runner._cpus() == tuple(CPUS)
     monkeypatch.delattr(os, "sched_getaffinity")  # as on systems other than Linux
     assert runner._cpus() == ()
+    assert runner._pins(len(CPUS)) == ()
+
+
+def test_only_a_worker_for_every_cpu_is_pinned(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "_cpus", lambda: (0, 1, 2, 3))
+    assert runner._pins(4) == runner._pins(6) == (0, 1, 2, 3)
+    assert runner._pins(2) == ()  # CPUs to spare: the kernel may move a worker off a busy one
+    monkeypatch.setattr(runner, "_cpus", lambda: (5,))
+    assert runner._pins(2) == ()  # one CPU: nothing to choose
