@@ -106,12 +106,15 @@ def preload(target: str) -> Any:
     if where.partition(".")[0] in RESERVED and not where.endswith(".py"):
         return load_class(target)
     source, names, own = _bot_imports(where)
+    theirs = []  # the modules of the bot's own folders: compiled below, never imported here
     for name in names:
-        if _installed(name, own):
-            with contextlib.suppress(Exception):  # the child will meet the error, and say it
-                importlib.import_module(name)
+        if not _installed(name, own):
+            theirs.append(name)
+            continue
+        with contextlib.suppress(Exception):  # the child will meet the error, and say it
+            importlib.import_module(name)
     if source is not None:
-        precompile([source, *_own_modules([n for n in names if not _installed(n, own)], own)])
+        precompile([source, *_own_modules(theirs, own)])
     return None
 
 

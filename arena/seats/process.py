@@ -168,10 +168,8 @@ class ProcessSeat:
             if len(self.buffer) > self.limits.line_bytes:
                 self.buffer, self.overlong = b"", True  # the rest of that line is dropped
                 return "unreadable"
-            left = deadline - time.monotonic()
-            if left <= 0:  # output without end holds no one past it
-                return "timeout"
-            if not select.select([fd], [], [], left)[0]:  # a reply is never there at once
+            left = deadline - time.monotonic()  # output without end holds no one past it
+            if left <= 0 or not select.select([fd], [], [], left)[0]:  # never there at once
                 return "timeout"
             try:
                 chunk = os.read(fd, 1 << 16)

@@ -48,7 +48,7 @@ def init_worker(job: Job, cpus: tuple[int, ...] = (), turns: Any = None) -> None
     _job = job
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides how to stop
     harden_self()
-    if cpus and turns is not None:
+    if turns is not None:  # the pool pins its workers (runner._pins)
         with turns.get_lock():
             turn, turns.value = turns.value, turns.value + 1
         keep_to_one_cpu(cpus, turn)
