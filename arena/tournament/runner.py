@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import secrets
 import shutil
+import signal
 import socket
 import threading
 import time
@@ -276,7 +277,8 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
             for p in pending:
                 yield play_pairing(p, job)
         finally:
-            close_seats()
+            with _deaf_to_ctrl_c():
+                close_seats()
         return
     chunk = max(1, min(16, len(pending) // (workers * 8)))
     ctx = multiprocessing.get_context("fork")
@@ -287,10 +289,26 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
         yield from pool.imap_unordered(play_pairing, pending, chunksize=chunk)
         pool.close()
     except BaseException:
-        pool.terminate()
+        with _deaf_to_ctrl_c():
+            pool.terminate()
         raise
     finally:
         pool.join()
+
+
+@contextlib.contextmanager
+def _deaf_to_ctrl_c() -> Iterator[None]:
+    """Ignore Ctrl-C while workers and bots are stopped: a second one landing midway would
+    leave them running, and the run waiting for them for ever. The first one, which started
+    the stop, is raised after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
 
 
 def _pins(workers: int) -> tuple[int, ...]:

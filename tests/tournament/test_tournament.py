@@ -31,6 +31,15 @@ ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
 INTERRUPTIBLE_ARENA = [sys.executable, "-c", "import signal; "
                        "signal.signal(signal.SIGINT, signal.default_int_handler); "
                        "from arena.cli.app import main; main()"]
+# The same, with a second Ctrl-C landing just as the arena starts to stop its workers and bots
+# (the pool's terminate, the one-worker run's close_seats): the worst moment for one
+TWICE_INTERRUPTED_ARENA = [
+    sys.executable, "-c", "import os, signal; "
+    "signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from multiprocessing.pool import Pool; from arena.tournament import runner; "
+    "again = lambda stop: lambda *a: (os.kill(os.getpid(), signal.SIGINT), stop(*a)); "
+    "Pool.terminate, runner.close_seats = again(Pool.terminate), again(runner.close_seats); "
+    "from arena.cli.app import main; main()"]
 
 
 def config_text(*, name: str = "tiny", games: int = 2, seed: int | None = 5, workers: int = 1,
@@ -292,9 +301,10 @@ def test_records_replay_to_their_totals(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- as a process
 
 
-def start_arena(*args: str | Path, cwd: Path) -> subprocess.Popen[str]:
+def start_arena(*args: str | Path, cwd: Path,
+                command: tuple[str, ...] = tuple(INTERRUPTIBLE_ARENA)) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([*INTERRUPTIBLE_ARENA, *map(str, args)], cwd=cwd, env=env,
+    return subprocess.Popen([*command, *map(str, args)], cwd=cwd, env=env,
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
 
@@ -415,16 +425,19 @@ def test_sigkill_resume_gives_the_same_games_as_one_uninterrupted_run(tmp_path: 
     assert by_id(games_file(config)) == by_id(tmp_path / "ref" / "big" / "games.jsonl")
 
 
-@pytest.mark.parametrize(("workers", "isolation"), [(1, "inprocess"), (2, "process")])
+@pytest.mark.parametrize(("workers", "isolation", "command"), [
+    (1, "inprocess", INTERRUPTIBLE_ARENA), (2, "process", INTERRUPTIBLE_ARENA),
+    (1, "process", TWICE_INTERRUPTED_ARENA), (2, "process", TWICE_INTERRUPTED_ARENA)],
+    ids=["1-inprocess", "2-process", "1-process-twice", "2-process-twice"])
 def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
-                                                 isolation: str) -> None:
+                                                 isolation: str, command: list[str]) -> None:
     path = tmp_path / "stop.yaml"
     path.write_text(config_text(name="stop", games=30, workers=workers,
                                 output=tmp_path / "out", isolation=isolation),
                     encoding="utf-8")
     config = load_config(path)
     games = games_file(config)
-    proc = start_arena("run", path, cwd=tmp_path)
+    proc = start_arena("run", path, cwd=tmp_path, command=tuple(command))
     wait_for_lines(games, proc, 2)
     below = descendants(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
