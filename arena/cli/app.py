@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperArgument, TyperGroup
 
 from arena.cli import calculators, games, replay, report, scaffold, tournaments
-from arena.cli.common import INTERRUPTED
+from arena.cli.common import INTERRUPTED, stop_as_on_ctrl_c, stop_reason
 
 
 class _OneLineErrors(TyperGroup):
@@ -83,11 +83,13 @@ app.command()(report.report)
 
 def main() -> None:
     """Console entry point."""
+    stop_as_on_ctrl_c()
     try:
         app()
-    except KeyboardInterrupt:
-        typer.echo("arena: interrupted", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt as exc:
+        reason, code = stop_reason(exc)
+        typer.echo(f"arena: {reason}", err=True)
+        sys.exit(code)
 
 
 if __name__ == "__main__":

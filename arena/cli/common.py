@@ -3,6 +3,7 @@ common, bots and cards named on the command line."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from pathlib import Path
@@ -20,6 +21,36 @@ from arena.tournament.config_bots import command_bot
 
 P = ParamSpec("P")
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # kill, a container's stop, a closed terminal
+
+
+class Stopped(KeyboardInterrupt):
+    """A SIGTERM or SIGHUP: the command stops as on Ctrl-C (the tournament's workers and
+    bots stopped, every finished game kept), and exits with 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def stop_as_on_ctrl_c() -> None:
+    """Raise :class:`Stopped` on SIGTERM and SIGHUP, which would otherwise end this process
+    at once and leave its pool's workers to die on a broken pipe; a signal that whoever
+    started the arena ignores (``nohup``) stays ignored."""
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            signal.signal(sig, _raise_stopped)
+
+
+def _raise_stopped(signum: int, _frame: object) -> None:
+    raise Stopped(signum)
+
+
+def stop_reason(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """What a stopped command says of its stop, and its exit code."""
+    if isinstance(exc, Stopped):
+        return f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum
+    return "interrupted", INTERRUPTED
 
 
 R = TypeVar("R")
@@ -67,9 +98,10 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
             fail(str(exc), 2)
         except ArenaError as exc:
             fail(str(exc), 1)
-        except KeyboardInterrupt:  # Ctrl-C (typer would exit 130 without a word)
-            typer.echo("arena: interrupted", err=True)
-            raise typer.Exit(INTERRUPTED) from None
+        except KeyboardInterrupt as exc:  # Ctrl-C (typer would exit 130 without a word)
+            reason, code = stop_reason(exc)
+            typer.echo(f"arena: {reason}", err=True)
+            raise typer.Exit(code) from None
         raise AssertionError("unreachable")
 
     return wrapper

@@ -13,6 +13,7 @@ import typer
 from arena.cli.common import (
     WorkersArg,
     guarded,
+    stop_reason,
 )
 from arena.errors import BadInput
 from arena.ratings.terms import FORMATS, Anchor, check_format, parse_anchor
@@ -61,11 +62,12 @@ def run(
     _warn_if_unconfined(cfg)
     try:
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
-    except KeyboardInterrupt:
-        typer.echo(f"arena: interrupted: every finished game is kept in "
+    except KeyboardInterrupt as exc:
+        reason, code = stop_reason(exc)
+        typer.echo(f"arena: {reason}: every finished game is kept in "
                    f"{cfg.results_dir}/games.jsonl; run the same command again to resume",
                    err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(code) from None
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)

@@ -296,19 +296,23 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
         pool.join()
 
 
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
+
+
 @contextlib.contextmanager
 def _deaf_to_ctrl_c() -> Iterator[None]:
-    """Ignore Ctrl-C while workers and bots are stopped: a second one landing midway would
-    leave them running, and the run waiting for them for ever. The first one, which started
-    the stop, is raised after it."""
+    """Ignore Ctrl-C (and SIGTERM, SIGHUP) while workers and bots are stopped: a second
+    one landing midway would leave them running, and the run waiting for them for ever.
+    The first one, which started the stop, is raised after it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOPS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
 def _pins(workers: int) -> tuple[int, ...]:

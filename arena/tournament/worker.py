@@ -46,7 +46,10 @@ def init_worker(job: Job, cpus: tuple[int, ...] = (), turns: Any = None) -> None
     ``turns``, the one CPU it and the bots it starts keep to (see :func:`keep_to_one_cpu`)."""
     global _job
     _job = job
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides how to stop
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # the parent decides how to stop
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate (the parent's
+    # own SIGTERM handler, inherited by the fork, would not end a worker)
     harden_self()
     if turns is not None:  # the pool pins its workers (runner._pins)
         with turns.get_lock():

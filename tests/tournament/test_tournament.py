@@ -27,10 +27,16 @@ ROOT = Path(__file__).parents[2]
 TIMES = ("time_mean_ms", "time_p95_ms", "time_max_ms")
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
 # The arena as a terminal starts it, with SIGINT raising KeyboardInterrupt, even where the tests
-# run with SIGINT ignored (a background job of a non-interactive shell), which children inherit
+# run with SIGINT ignored (a background job of a non-interactive shell), which children
+# inherit, and SIGHUP not ignored (the tests may run under nohup)
 INTERRUPTIBLE_ARENA = [sys.executable, "-c", "import signal; "
                        "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                       "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
                        "from arena.cli.app import main; main()"]
+# The arena started under nohup: SIGHUP ignored
+NOHUP_ARENA = [sys.executable, "-c", "import signal; "
+               "signal.signal(signal.SIGHUP, signal.SIG_IGN); "
+               "from arena.cli.app import main; main()"]
 # The same, with a second Ctrl-C landing just as the arena starts to stop its workers and bots
 # (the pool's terminate, the one-worker run's close_seats): the worst moment for one
 TWICE_INTERRUPTED_ARENA = [
@@ -457,6 +463,50 @@ def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
     ids = ids_in(games)
     assert len(ids) == len(set(ids)) < len(schedule_for(config))
     wait_until_gone(below, timeout=30)  # no worker or bot process outlives the run
+
+
+@pytest.mark.parametrize(("stop", "workers"), [
+    (signal.SIGTERM, 1), (signal.SIGTERM, 2), (signal.SIGHUP, 2)],
+    ids=["SIGTERM-1", "SIGTERM-2", "SIGHUP-2"])
+def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path: Path, stop: signal.Signals,
+                                                        workers: int) -> None:
+    path = tmp_path / "stop.yaml"
+    path.write_text(config_text(name="stop", games=30, workers=workers,
+                                output=tmp_path / "out", isolation="process"),
+                    encoding="utf-8")
+    config = load_config(path)
+    games = games_file(config)
+    proc = start_arena("run", path, cwd=tmp_path)
+    wait_for_lines(games, proc, 2)
+    below = descendants(proc.pid)
+    os.kill(proc.pid, stop)  # the arena's own process alone, as `kill` and a closed terminal do
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 128 + stop, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err  # no worker's traceback of a broken pipe
+    assert lines[0].startswith(f"arena: stopped by {stop.name}: every finished game is kept in ")
+    assert "resume" in lines[0]
+    assert games.read_bytes().endswith(b"\n")
+    ids = ids_in(games)
+    assert len(ids) == len(set(ids)) < len(schedule_for(config))
+    wait_until_gone(below, timeout=30)  # no worker or bot process outlives the run
+
+
+def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
+    path = tmp_path / "nohup.yaml"
+    path.write_text(config_text(name="nohup", games=4, workers=2, output=tmp_path / "out",
+                                isolation="inprocess"), encoding="utf-8")
+    config = load_config(path)
+    proc = start_arena("run", path, cwd=tmp_path, command=tuple(NOHUP_ARENA))
+    wait_for_lines(games_file(config), proc, 1)
+    os.kill(proc.pid, signal.SIGHUP)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert_complete(config)
 
 
 @pytest.mark.slow
