@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import multiprocessing_logging
 import yaml
@@ -38,7 +38,7 @@ from rich.progress import (
 from rich.text import Text
 
 from arena import safe_yaml
-from arena.errors import BadInput
+from arena.errors import ArenaError, BadInput
 from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config
@@ -222,22 +222,50 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     log.info("tournament %s: %d games, %d done, %d to play on %d workers, seed %d",
              config.name, len(schedule), len(done), len(pending), config.workers, config.seed)
     played = 0
+    games = config.results_dir / "games.jsonl"
     try:
-        with (config.results_dir / "games.jsonl").open("a", encoding="utf-8") as out, \
-                _progress(progress) as bar:
+        with open_records(games) as out, _progress(progress) as bar:
             task = bar.add_task("games", total=len(schedule), completed=len(done))
             for line in _backend(config, job, pending, done=len(done), total=len(schedule)):
-                out.write(line)
-                out.flush()
+                append_records(games, out, line.encode(), sync=(played + 1) % 64 == 0)
                 played += 1
-                if played % 64 == 0:
-                    os.fsync(out.fileno())
                 bar.advance(task)
                 if on_game is not None:
                     on_game(GameRecord.from_json(line), len(done) + played, len(schedule))
     finally:
         _stop_logging(handler)
     return played
+
+
+RESUME = ("every game finished before is kept there: make room and run the same command "
+          "again to resume")
+
+
+def open_records(games: Path, mode: str = "ab", *, then: str = RESUME) -> IO[bytes]:
+    """A records file, opened to take whole lines, unbuffered: a write that fails (a full
+    disk) leaves nothing behind to be written again when it is closed."""
+    try:
+        return games.open(mode, buffering=0)
+    except OSError as exc:
+        raise _unwritable(games, exc, then) from None
+
+
+def append_records(games: Path, out: IO[bytes], data: bytes, *, sync: bool = False,
+                   then: str = RESUME) -> None:
+    """Append record lines at once (to disk now and then, for a power cut); a line cut
+    short by a failed write is dropped by the resume (``drop_torn_tail``). A failure is
+    one line that says what to do (``then``)."""
+    try:
+        while data:
+            data = data[out.write(data) or 0:]
+        if sync:
+            os.fsync(out.fileno())
+    except OSError as exc:
+        raise _unwritable(games, exc, then) from None
+
+
+def _unwritable(games: Path, exc: OSError, then: str) -> ArenaError:
+    return ArenaError(f"cannot write {games}: {exc.strerror or exc}; {then}")
 
 
 def _job_for(config: Config, logs: Path) -> Job:

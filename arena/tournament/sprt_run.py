@@ -20,7 +20,14 @@ from arena.ratings.sprt import (
 )
 from arena.records import GameRecord
 from arena.tournament.config import Config
-from arena.tournament.runner import check_config_bots, play_pairings, settle_seed, writing
+from arena.tournament.runner import (
+    append_records,
+    check_config_bots,
+    open_records,
+    play_pairings,
+    settle_seed,
+    writing,
+)
 from arena.tournament.schedule import Pairing, derive_seed, duplicate_set
 
 EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
@@ -79,16 +86,18 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
            f"± its 95% interval")
     scores = Scores()
     result = None
-    with (folder / "games.jsonl").open("w", encoding="utf-8") as out:
+    path = folder / "games.jsonl"
+    then = "the games played are kept there; make room and start the test again"
+    with open_records(path, "wb", then=then) as out:
         for games in _batches(config, candidate, baseline, filler, max_games, folder):
             for group in (games[i:i + k] for i in range(0, len(games), k)):
-                out.writelines(r.to_json() + "\n" for r in group)
+                data = "".join(r.to_json() + "\n" for r in group).encode()
+                append_records(path, out, data, then=then)
                 points, meetings = set_result(group, candidate, baseline)
                 scores = scores.add(points / meetings, meetings=meetings)
                 result = decision(scores, test)
                 if result:
                     break
-            out.flush()
             report(_progress(scores, test, k))
             if result:
                 break

@@ -37,6 +37,11 @@ INTERRUPTIBLE_ARENA = [sys.executable, "-c", "import signal; "
 NOHUP_ARENA = [sys.executable, "-c", "import signal; "
                "signal.signal(signal.SIGHUP, signal.SIG_IGN); "
                "from arena.cli.app import main; main()"]
+# The arena where no file may grow past 40 kB: the records file fills up, as on a full disk
+# (Python ignores SIGXFSZ, so the write fails with EFBIG)
+FULL_DISK_ARENA = [sys.executable, "-c", "import resource; "
+                   "resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000)); "
+                   "from arena.cli.app import main; main()"]
 # The same, with a second Ctrl-C landing just as the arena starts to stop its workers and bots
 # (the pool's terminate, the one-worker run's close_seats): the worst moment for one
 TWICE_INTERRUPTED_ARENA = [
@@ -507,6 +512,39 @@ def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert_complete(config)
+
+
+def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_completes(tmp_path: Path) -> None:
+    path = tmp_path / "full.yaml"
+    path.write_text(config_text(name="full", games=20, workers=2, output=tmp_path / "out"),
+                    encoding="utf-8")
+    config = load_config(path)
+    games = games_file(config)
+    proc = start_arena("run", path, cwd=tmp_path, command=tuple(FULL_DISK_ARENA))
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 1, (out, err)
+    assert err.strip() == (f"arena: error: cannot write {games}: File too large; every game "
+                           "finished before is kept there: make room and run the same "
+                           "command again to resume")
+    kept = ids_in_lines(whole_lines(games))  # the line cut short is not one
+    assert 0 < len(kept) == len(set(kept)) < len(schedule_for(config))
+    assert run_cli("run", path, cwd=tmp_path).returncode == 0
+    assert_complete(config)
+
+
+def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "full.yaml"
+    path.write_text(config_text(name="full", workers=2, output=tmp_path / "out"),
+                    encoding="utf-8")
+    proc = start_arena("sprt", path, "--candidate", "greedy", "--baseline", "random",
+                       "--elo0", "990", "--elo1", "1000", "--max-games", "400", cwd=tmp_path,
+                       command=tuple(FULL_DISK_ARENA))
+    out, err = proc.communicate(timeout=300)
+    games = tmp_path / "out" / "full-sprt" / "games.jsonl"
+    assert proc.returncode == 1, (out, err)
+    assert err.strip() == (f"arena: error: cannot write {games}: File too large; the games "
+                           "played are kept there; make room and start the test again")
+    assert len(whole_lines(games)) >= 2
 
 
 @pytest.mark.slow
