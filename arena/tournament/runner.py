@@ -123,16 +123,28 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     games = folder / "games.jsonl"
     # a damaged line refuses the run before a write
     done = {r.id for r in read_games(games, actions=False)}
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        _store_identity(config, stored)
+        drop_torn_tail(games)
+    except OSError as exc:  # a full disk: nothing is played, nothing lost
+        raise ArenaError(f"{folder}: cannot write the results folder ({exc.strerror or exc})"
+                         ) from None
+    return config, done
+
+
+def _store_identity(config: Config, stored: Path) -> None:
+    """Write what the resume checks (``config.yaml``), replaced whole, never torn."""
+    stored.parent.mkdir(parents=True, exist_ok=True)
     record: dict[str, Any] = {"identity_hash": config.identity_hash(),
                               "identity": config.identity()}
     if config.anchor is not None:  # how to rate, not which games: outside the hash
         record["rating"] = {"anchor": {config.anchor[0]: config.anchor[1]}}
-    partial = stored.with_name(stored.name + ".new")  # replaced whole, never torn
-    partial.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
-    os.replace(partial, stored)
-    drop_torn_tail(games)
-    return config, done
+    partial = stored.with_name(stored.name + ".new")
+    try:
+        partial.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
+        os.replace(partial, stored)
+    finally:
+        partial.unlink(missing_ok=True)  # written in vain (a full disk): not left behind
 
 
 def settle_seed(config: Config, previous: dict[str, Any] | None) -> Config:

@@ -37,11 +37,16 @@ INTERRUPTIBLE_ARENA = [sys.executable, "-c", "import signal; "
 NOHUP_ARENA = [sys.executable, "-c", "import signal; "
                "signal.signal(signal.SIGHUP, signal.SIG_IGN); "
                "from arena.cli.app import main; main()"]
-# The arena where no file may grow past 40 kB: the records file fills up, as on a full disk
-# (Python ignores SIGXFSZ, so the write fails with EFBIG)
-FULL_DISK_ARENA = [sys.executable, "-c", "import resource; "
-                   "resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000)); "
-                   "from arena.cli.app import main; main()"]
+
+
+def full_disk_arena(limit: int) -> tuple[str, ...]:
+    """The arena where no file may grow past ``limit`` bytes, as on a disk that fills up
+    (Python ignores SIGXFSZ, so the write fails with EFBIG)."""
+    return (sys.executable, "-c", "import resource; "
+            f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit})); "
+            "from arena.cli.app import main; main()")
+
+
 # The same, with a second Ctrl-C landing just as the arena starts to stop its workers and bots
 # (the pool's terminate, the one-worker run's close_seats): the worst moment for one
 TWICE_INTERRUPTED_ARENA = [
@@ -520,7 +525,7 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_completes(tmp_path
                     encoding="utf-8")
     config = load_config(path)
     games = games_file(config)
-    proc = start_arena("run", path, cwd=tmp_path, command=tuple(FULL_DISK_ARENA))
+    proc = start_arena("run", path, cwd=tmp_path, command=full_disk_arena(40_000))
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 1, (out, err)
     assert err.strip() == (f"arena: error: cannot write {games}: File too large; every game "
@@ -532,13 +537,25 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_completes(tmp_path
     assert_complete(config)
 
 
+def test_a_disk_full_before_the_first_game_stops_the_run_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "full.yaml"
+    path.write_text(config_text(name="full", output=tmp_path / "out"), encoding="utf-8")
+    proc = start_arena("run", path, cwd=tmp_path, command=full_disk_arena(200))
+    out, err = proc.communicate(timeout=300)
+    folder = tmp_path / "out" / "full"
+    assert proc.returncode == 1, (out, err)
+    assert err.strip() == (f"arena: error: {folder}: cannot write the results folder "
+                           "(File too large)")
+    assert sorted(p.name for p in folder.iterdir()) == ["arena.lock"]  # no config.yaml.new
+
+
 def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "full.yaml"
     path.write_text(config_text(name="full", workers=2, output=tmp_path / "out"),
                     encoding="utf-8")
     proc = start_arena("sprt", path, "--candidate", "greedy", "--baseline", "random",
                        "--elo0", "990", "--elo1", "1000", "--max-games", "400", cwd=tmp_path,
-                       command=tuple(FULL_DISK_ARENA))
+                       command=full_disk_arena(40_000))
     out, err = proc.communicate(timeout=300)
     games = tmp_path / "out" / "full-sprt" / "games.jsonl"
     assert proc.returncode == 1, (out, err)
