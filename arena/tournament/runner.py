@@ -11,11 +11,9 @@ import contextlib
 import fcntl
 import logging
 import logging.handlers
-import multiprocessing
 import os
 import secrets
 import shutil
-import signal
 import socket
 import threading
 import time
@@ -42,8 +40,9 @@ from arena.errors import ArenaError, BadInput
 from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config
+from arena.tournament.pool import deaf_to_ctrl_c, pool_results
 from arena.tournament.schedule import Pairing, Schedule, make_schedule
-from arena.tournament.worker import Job, close_seats, init_worker, play_pairing
+from arena.tournament.worker import Job, close_seats, play_pairing
 
 log = logging.getLogger("arena.tournament.runner")
 LOCK = "arena.lock"  # held by the arena run writing the folder
@@ -317,42 +316,10 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
             for p in pending:
                 yield play_pairing(p, job)
         finally:
-            with _deaf_to_ctrl_c():
+            with deaf_to_ctrl_c():
                 close_seats()
         return
-    chunk = max(1, min(16, len(pending) // (workers * 8)))
-    ctx = multiprocessing.get_context("fork")
-    cpus = _pins(workers) if affinity else ()
-    turns = ctx.Value("i", 0) if cpus else None
-    pool = ctx.Pool(workers, initializer=init_worker, initargs=(job, cpus, turns))
-    try:
-        yield from pool.imap_unordered(play_pairing, pending, chunksize=chunk)
-        pool.close()
-    except BaseException:
-        with _deaf_to_ctrl_c():
-            pool.terminate()
-        raise
-    finally:
-        pool.join()
-
-
-STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
-
-
-@contextlib.contextmanager
-def _deaf_to_ctrl_c() -> Iterator[None]:
-    """Ignore Ctrl-C (and SIGTERM, SIGHUP) while workers and bots are stopped: a second
-    one landing midway would leave them running, and the run waiting for them for ever.
-    The first one, which started the stop, is raised after it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOPS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+    yield from pool_results(job, pending, workers, _pins(workers) if affinity else ())
 
 
 def _pins(workers: int) -> tuple[int, ...]:

@@ -37,24 +37,49 @@ class Job:
     results: tuple[Path, ...]  # the results folders, which its bots see empty
 
 
+SLOTS = 1024  # workers a pool may start, replacements included, before slots are reused
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Shared memory in which a pool's workers say who they are and which task each plays:
+    a worker that dies takes its task with it, and the pool's parent must know which."""
+
+    started: Any  # a shared int: the workers started so far, each taking the next slot
+    pids: Any  # a shared int array of SLOTS: each slot's worker process id
+    playing: Any  # a shared int array of SLOTS: the task its worker plays or played last
+
+    @classmethod
+    def new(cls, ctx: Any) -> Board:
+        """A board in memory that the pool's forked workers share."""
+        return cls(ctx.Value("i", 0), ctx.Array("i", SLOTS, lock=False),
+                   ctx.Array("i", [-1] * SLOTS, lock=False))
+
+
 _job: Job | None = None
 _seats: dict[tuple[str, int], Seat] = {}  # this worker's bot processes, kept across games
+_board: Board | None = None
+_slot = 0  # this worker's slot on the board
 
 
-def init_worker(job: Job, cpus: tuple[int, ...] = (), turns: Any = None) -> None:
-    """Set up a pool worker: its job, and, given ``cpus`` and a shared counter of
-    ``turns``, the one CPU it and the bots it starts keep to (see :func:`keep_to_one_cpu`)."""
-    global _job
+def init_worker(job: Job, cpus: tuple[int, ...] = (), board: Board | None = None) -> None:
+    """Set up a pool worker: its job, its slot on the ``board``, and, given ``cpus``, the
+    one CPU it and the bots it starts keep to (see :func:`keep_to_one_cpu`)."""
+    global _job, _board, _slot
     _job = job
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)  # the parent decides how to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate (the parent's
     # own SIGTERM handler, inherited by the fork, would not end a worker)
     harden_self()
-    if turns is not None:  # the pool pins its workers (runner._pins)
-        with turns.get_lock():
-            turn, turns.value = turns.value, turns.value + 1
-        keep_to_one_cpu(cpus, turn)
+    if board is not None:
+        with board.started.get_lock():
+            turn, board.started.value = board.started.value, board.started.value + 1
+        _board, _slot = board, turn % SLOTS
+        board.playing[_slot] = -1
+        board.pids[_slot] = os.getpid()
+        if cpus:  # the pool pins its workers (runner._pins)
+            keep_to_one_cpu(cpus, turn)
     Finalize(None, close_seats, exitpriority=10)
 
 
@@ -91,3 +116,12 @@ def play_pairing(pairing: Pairing, job: Job | None = None) -> str:
                      options=job.options, clock=job.clock, faults=job.faults,
                      game_id=pairing.id).play()
     return msgspec.structs.replace(record, dup_set=pairing.dup_set).to_json() + "\n"
+
+
+def play_task(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
+    """Play a pool's task, a few pairings (fewer round trips to the parent), in turn; the
+    board says which task this worker plays until it takes the next."""
+    index, pairings = task
+    if _board is not None:
+        _board.playing[_slot] = index
+    return index, [play_pairing(p) for p in pairings]

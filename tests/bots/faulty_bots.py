@@ -5,6 +5,7 @@ Loaded by file path (``tests/bots/faulty_bots.py:Raiser``), so this folder is no
 
 from __future__ import annotations
 
+import os
 import time
 
 from arena.actions import Draw, Play
@@ -149,3 +150,10 @@ class SlowStart(StockBot):
 
     def __init__(self) -> None:
         time.sleep(60)
+
+
+class ProcessEnder(StockBot):
+    """Ends the process it runs in at its first decision: run in process, a pool worker."""
+
+    def draw(self, view: View) -> Draw:
+        os._exit(3)

@@ -28,10 +28,12 @@ TIMES = ("time_mean_ms", "time_p95_ms", "time_max_ms")
 ARENA = [sys.executable, "-c", "from arena.cli.app import main; main()"]
 # The arena as a terminal starts it, with SIGINT raising KeyboardInterrupt, even where the tests
 # run with SIGINT ignored (a background job of a non-interactive shell), which children
-# inherit, and SIGHUP not ignored (the tests may run under nohup)
+# inherit, and SIGHUP and SIGTERM not ignored (the tests may run under nohup, or as a job
+# that ignores SIGTERM)
 INTERRUPTIBLE_ARENA = [sys.executable, "-c", "import signal; "
                        "signal.signal(signal.SIGINT, signal.default_int_handler); "
                        "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+                       "signal.signal(signal.SIGTERM, signal.SIG_DFL); "
                        "from arena.cli.app import main; main()"]
 # The arena started under nohup: SIGHUP ignored
 NOHUP_ARENA = [sys.executable, "-c", "import signal; "
@@ -562,6 +564,55 @@ def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
     assert err.strip() == (f"arena: error: cannot write {games}: File too large; the games "
                            "played are kept there; make room and start the test again")
     assert len(whole_lines(games)) >= 2
+
+
+def pool_workers(arena: int) -> list[int]:
+    """The arena's pool workers: its children (in-process bots start no others)."""
+    return [p for p in descendants(arena)
+            if b"resource_tracker" not in Path(f"/proc/{p}/cmdline").read_bytes()]
+
+
+def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
+    path = tmp_path / "kill.yaml"
+    path.write_text(config_text(name="kill", games=30, workers=2, output=tmp_path / "out",
+                                isolation="process"), encoding="utf-8")
+    config = load_config(path)
+    proc = start_arena("run", path, cwd=tmp_path)
+    wait_for_lines(games_file(config), proc, 2)
+    below = descendants(proc.pid)
+    os.kill(pool_workers(proc.pid)[0], signal.SIGKILL)  # as the out-of-memory killer does
+    try:
+        out, err = proc.communicate(timeout=300)  # before, it waited for ever
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 0, (out, err)
+    assert_complete(config)  # every game once: none lost, none twice
+    wait_until_gone(below, timeout=30)  # the dead worker's bots too
+
+
+def test_an_in_process_bot_that_ends_its_worker_stops_the_run_after_three_tries(
+        tmp_path: Path) -> None:
+    path = tmp_path / "ender.yaml"
+    bot = ROOT / "tests" / "bots" / "faulty_bots.py"
+    path.write_text(config_text(name="ender", games=4, workers=2, output=tmp_path / "out",
+                                third=f"{bot}:ProcessEnder"), encoding="utf-8")
+    config = load_config(path)
+    proc = start_arena("run", path, cwd=tmp_path)
+    try:
+        out, err = proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 1, (out, err)
+    its = sorted(p.id for p in schedule_for(config) if "random-2" in p.seats)
+    assert err.strip() == (f"arena: error: {len(its)} games ({its[0]} to {its[-1]}) ended the "
+                           "worker process that played them 3 times (killed, out of memory, "
+                           "or a bot run in process that ended it); every other game is "
+                           "played and kept")
+    tables = [{s["bot"] for s in json.loads(line)["seats"]}
+              for line in whole_lines(games_file(config))]
+    assert tables == [{"greedy", "random"}] * 4  # every game without it was played
 
 
 @pytest.mark.slow
