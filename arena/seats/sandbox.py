@@ -129,7 +129,7 @@ def reap_orphan_cgroups() -> None:
             continue
         for group in groups:
             owner = group.name.partition("-")[0][1:]
-            if group.name.startswith("r") and owner.isdigit() and not _alive(int(owner)):
+            if group.name.startswith("r") and owner.isdigit() and not alive(int(owner)):
                 kill_cgroups([group])
 
 
@@ -153,14 +153,15 @@ def reap_orphan_workdirs(root: str | None = None) -> None:
     for entry in entries:
         owner = entry.name[len(WORKDIR_PREFIX):].partition("-")[0]
         if not (entry.name.startswith(WORKDIR_PREFIX) and owner.isdigit()) \
-                or not entry.is_dir(follow_symlinks=False) or _alive(int(owner)):
+                or not entry.is_dir(follow_symlinks=False) or alive(int(owner)):
             continue
         with contextlib.suppress(OSError):
             if entry.stat(follow_symlinks=False).st_uid == os.getuid():
                 shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process of that id exists (one of another user's too)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

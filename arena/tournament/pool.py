@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import os
 import queue
 import signal
 import threading
@@ -22,6 +21,7 @@ from collections.abc import Generator, Iterator
 from multiprocessing.pool import Pool
 
 from arena.errors import ArenaError
+from arena.seats.sandbox import alive
 from arena.tournament.schedule import Pairing
 from arena.tournament.worker import SLOTS, Board, Job, init_worker, play_task
 
@@ -100,21 +100,11 @@ def _lost(board: Board, workers: int, dead: set[int], left: set[int]) -> list[in
         return []
     lost = []
     for slot in range(min(started, SLOTS)):
-        if slot not in dead and not _alive(board.pids[slot]):
+        if slot not in dead and not alive(board.pids[slot]):
             dead.add(slot)
             if board.playing[slot] in left:
                 lost.append(board.playing[slot])
     return lost
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _given_up(ids: list[str]) -> str:

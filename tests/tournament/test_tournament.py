@@ -383,6 +383,16 @@ def wait_until_gone(pids: set[int], timeout: float = 60) -> None:
     pytest.fail(f"processes left behind after the kill: {left}")
 
 
+def finish(proc: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
+    """The arena's output once it has ended; past ``timeout``, it is killed and the test
+    fails."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+
+
 def run_cli(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([*ARENA, *map(str, args)], cwd=cwd, env=env, text=True,
@@ -459,11 +469,7 @@ def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
     wait_for_lines(games, proc, 2)
     below = descendants(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        raise
+    out, err = finish(proc, 60)
     assert proc.returncode == 130, (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
@@ -492,11 +498,7 @@ def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path: Path, stop: si
     wait_for_lines(games, proc, 2)
     below = descendants(proc.pid)
     os.kill(proc.pid, stop)  # the arena's own process alone, as `kill` and a closed terminal do
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        raise
+    out, err = finish(proc, 60)
     assert proc.returncode == 128 + stop, (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1, err  # no worker's traceback of a broken pipe
@@ -516,7 +518,7 @@ def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
     proc = start_arena("run", path, cwd=tmp_path, command=tuple(NOHUP_ARENA))
     wait_for_lines(games_file(config), proc, 1)
     os.kill(proc.pid, signal.SIGHUP)
-    _, err = proc.communicate(timeout=300)
+    _, err = finish(proc, 300)
     assert proc.returncode == 0, err
     assert_complete(config)
 
@@ -528,7 +530,7 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_completes(tmp_path
     config = load_config(path)
     games = games_file(config)
     proc = start_arena("run", path, cwd=tmp_path, command=full_disk_arena(40_000))
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc, 300)
     assert proc.returncode == 1, (out, err)
     assert err.strip() == (f"arena: error: cannot write {games}: File too large; every game "
                            "finished before is kept there: make room and run the same "
@@ -543,7 +545,7 @@ def test_a_disk_full_before_the_first_game_stops_the_run_in_one_line(tmp_path: P
     path = tmp_path / "full.yaml"
     path.write_text(config_text(name="full", output=tmp_path / "out"), encoding="utf-8")
     proc = start_arena("run", path, cwd=tmp_path, command=full_disk_arena(200))
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc, 300)
     folder = tmp_path / "out" / "full"
     assert proc.returncode == 1, (out, err)
     assert err.strip() == (f"arena: error: {folder}: cannot write the results folder "
@@ -558,7 +560,7 @@ def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
     proc = start_arena("sprt", path, "--candidate", "greedy", "--baseline", "random",
                        "--elo0", "990", "--elo1", "1000", "--max-games", "400", cwd=tmp_path,
                        command=full_disk_arena(40_000))
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc, 300)
     games = tmp_path / "out" / "full-sprt" / "games.jsonl"
     assert proc.returncode == 1, (out, err)
     assert err.strip() == (f"arena: error: cannot write {games}: File too large; the games "
@@ -581,11 +583,7 @@ def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
     wait_for_lines(games_file(config), proc, 2)
     below = descendants(proc.pid)
     os.kill(pool_workers(proc.pid)[0], signal.SIGKILL)  # as the out-of-memory killer does
-    try:
-        out, err = proc.communicate(timeout=300)  # before, it waited for ever
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        raise
+    out, err = finish(proc, 300)  # before, it waited for ever
     assert proc.returncode == 0, (out, err)
     assert_complete(config)  # every game once: none lost, none twice
     wait_until_gone(below, timeout=30)  # the dead worker's bots too
@@ -599,11 +597,7 @@ def test_an_in_process_bot_that_ends_its_worker_stops_the_run_after_three_tries(
                                 third=f"{bot}:ProcessEnder"), encoding="utf-8")
     config = load_config(path)
     proc = start_arena("run", path, cwd=tmp_path)
-    try:
-        out, err = proc.communicate(timeout=300)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        raise
+    out, err = finish(proc, 300)
     assert proc.returncode == 1, (out, err)
     its = sorted(p.id for p in schedule_for(config) if "random-2" in p.seats)
     assert err.strip() == (f"arena: error: {len(its)} games ({its[0]} to {its[-1]}) ended the "
