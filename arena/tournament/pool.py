@@ -27,6 +27,7 @@ from arena.tournament.worker import SLOTS, Board, Job, init_worker, play_task
 
 ALLOWED_FAILURES = 3  # workers a task may end before the run stops (Dask's default too)
 WATCH_S = 0.5  # how long the parent waits for a result before it looks for dead workers
+STRAY_S = 10.0  # quiet, once a worker died, before tasks no live worker plays are handed out
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
 
 Outcome = tuple[int, list[str]] | BaseException  # a task's index and lines, or its error
@@ -65,16 +66,25 @@ def _play(pool: Pool, tasks: dict[int, list[Pairing]], board: Board,
         _submit(pool, done, index, pairings)
     left, failures, dead = set(tasks), Counter[int](), set[int]()
     given_up: list[int] = []
+    quiet = 0.0
     while left - set(given_up):
-        with contextlib.suppress(queue.Empty):
+        try:
             outcome = done.get(timeout=WATCH_S)
+        except queue.Empty:
+            quiet += WATCH_S
+        else:
             if isinstance(outcome, BaseException):
                 raise outcome
             index, lines = outcome
             if index in left:  # a task handed out again may come back twice
                 left.discard(index)
                 yield from lines
-        for index in _lost(board, workers, dead, left):
+            quiet = 0.0
+        lost = _lost(board, workers, dead, left)
+        if quiet >= STRAY_S and board.started.value > workers:
+            lost += _strays(board, dead, left - set(given_up) - set(lost))
+            quiet = 0.0
+        for index in lost:
             failures[index] += 1
             if failures[index] >= ALLOWED_FAILURES:
                 given_up.append(index)
@@ -105,6 +115,15 @@ def _lost(board: Board, workers: int, dead: set[int], left: set[int]) -> list[in
             if board.playing[slot] in left:
                 lost.append(board.playing[slot])
     return lost
+
+
+def _strays(board: Board, dead: set[int], outstanding: set[int]) -> list[int]:
+    """Tasks still to come that no live worker plays, after a long quiet: a worker that died
+    took one between taking it and saying so on the board (a live idle worker would have
+    taken a task still queued long ago)."""
+    playing = {board.playing[slot] for slot in range(min(board.started.value, SLOTS))
+               if slot not in dead and alive(board.pids[slot])}
+    return [] if playing & outstanding else sorted(outstanding)
 
 
 def _given_up(ids: list[str]) -> str:
