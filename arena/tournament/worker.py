@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+from collections import Counter
 from dataclasses import dataclass
 from multiprocessing.util import Finalize
 from pathlib import Path
@@ -79,17 +80,34 @@ def init_worker(job: Job, cpus: tuple[int, ...] = (), board: Board | None = None
         board.playing[_slot] = -1
         board.pids[_slot] = os.getpid()
         if cpus:  # the pool pins its workers (runner._pins)
-            keep_to_one_cpu(cpus, turn)
+            keep_to_one_cpu(cpus, turn, _taken_cpus(board, turn))
     Finalize(None, close_seats, exitpriority=10)
 
 
-def keep_to_one_cpu(cpus: tuple[int, ...], turn: int) -> None:
-    """Keep this worker, and the bot processes it starts (they inherit it), to one CPU, the
-    workers taking the CPUs in turn: a game's referee and bots run one after another, and
-    on one CPU they wake each other without crossing cores (bench/README.md: 13-18% more
-    isolated games a second with 2 workers on 2 cores)."""
+def keep_to_one_cpu(cpus: tuple[int, ...], turn: int,
+                    taken: Counter[int] | None = None) -> None:
+    """Keep this worker, and the bot processes it starts (they inherit it), to one CPU: the
+    one the fewest live workers keep to (``taken``), the workers taking the CPUs in turn
+    on a tie, so that a worker started in place of one that died takes its CPU. A game's
+    referee and bots run one after another, and on one CPU they wake each other without
+    crossing cores (bench/README.md: 13-18% more isolated games a second with 2 workers on
+    2 cores)."""
+    taken = taken or Counter()
+    cpu = min(cpus, key=lambda c: (taken[c], (cpus.index(c) - turn) % len(cpus)))
     with contextlib.suppress(OSError):  # a CPU taken away meanwhile: run unpinned
-        os.sched_setaffinity(0, {cpus[turn % len(cpus)]})
+        os.sched_setaffinity(0, {cpu})
+
+
+def _taken_cpus(board: Board, turn: int) -> Counter[int]:
+    """How many of the workers started before this one, and still alive, keep to each CPU."""
+    taken = Counter[int]()
+    for slot in range(min(turn, SLOTS)):
+        pid = board.pids[slot]
+        with contextlib.suppress(OSError):  # gone (or not yet there): its CPU is free
+            cpus = os.sched_getaffinity(pid) if pid else set()
+            if len(cpus) == 1:
+                taken.update(cpus)
+    return taken
 
 
 def close_seats() -> None:

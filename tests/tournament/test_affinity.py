@@ -8,10 +8,15 @@ without crossing cores; the workers take the CPUs this process may use in turn.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import writable_by_bots
@@ -20,6 +25,7 @@ from arena.errors import BadInput
 from arena.tournament import runner
 from arena.tournament.config import load_config
 from arena.tournament.runner import run_tournament
+from arena.tournament.worker import Board, init_worker
 
 BOTS = Path(__file__).parents[1] / "bots"
 CPUS = sorted(os.sched_getaffinity(0))
@@ -104,3 +110,32 @@ def test_only_a_worker_for_every_cpu_is_pinned(monkeypatch: pytest.MonkeyPatch) 
     assert runner._pins(2) == ()  # CPUs to spare: the kernel may move a worker off a busy one
     monkeypatch.setattr(runner, "_cpus", lambda: (5,))
     assert runner._pins(2) == ()  # one CPU: nothing to choose
+
+
+def _pinned(pid: int) -> set[int] | None:
+    """The one CPU a process keeps to, once it does."""
+    cpus = os.sched_getaffinity(pid)
+    return cpus if len(cpus) == 1 else None
+
+
+def _wait_for(what: Callable[[], Any], timeout: float = 60) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (found := what()):
+        assert time.monotonic() < deadline, "not in time"
+        time.sleep(0.02)
+    return found
+
+
+@pytest.mark.skipif(len(CPUS) < 2, reason="needs two CPUs to keep workers apart")
+def test_a_worker_started_in_place_of_a_dead_one_takes_its_cpu() -> None:
+    ctx = multiprocessing.get_context("fork")
+    board = Board.new(ctx)
+    cpus = tuple(CPUS[:2])
+    with ctx.Pool(2, initializer=init_worker, initargs=(None, cpus, board)):
+        first = _wait_for(lambda: board.started.value == 2 and all(board.pids[:2]) and
+                          all(_pinned(pid) for pid in board.pids[:2]) and board.pids[:2])
+        on_second = next(pid for pid in first if _pinned(pid) == {cpus[1]})
+        os.kill(on_second, signal.SIGKILL)  # the pool starts a third, which, in turn, would
+        # take the first CPU, where the other worker already is
+        third = _wait_for(lambda: board.started.value == 3 and board.pids[2])
+        assert _wait_for(lambda: _pinned(third)) == {cpus[1]}
