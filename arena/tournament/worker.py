@@ -66,22 +66,30 @@ _slot = 0  # this worker's slot on the board
 def init_worker(job: Job, cpus: tuple[int, ...] = (), board: Board | None = None) -> None:
     """Set up a pool worker: its job, its slot on the ``board``, and, given ``cpus``, the
     one CPU it and the bots it starts keep to (see :func:`keep_to_one_cpu`)."""
-    global _job, _board, _slot
+    global _job
     _job = job
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)  # the parent decides how to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate (the parent's
-    # own SIGTERM handler, inherited by the fork, would not end a worker)
+    # own SIGTERM handler, or its ignoring SIGTERM, inherited by the fork, would not end it)
     harden_self()
     if board is not None:
-        with board.started.get_lock():
-            turn, board.started.value = board.started.value, board.started.value + 1
-        _board, _slot = board, turn % SLOTS
-        board.playing[_slot] = -1
-        board.pids[_slot] = os.getpid()
+        turn = _take_slot(board)
         if cpus:  # the pool pins its workers (runner._pins)
             keep_to_one_cpu(cpus, turn, _taken_cpus(board, turn))
     Finalize(None, close_seats, exitpriority=10)
+
+
+def _take_slot(board: Board) -> int:
+    """Take the next slot on the board, under this worker's process id; return its turn."""
+    global _board, _slot
+    with board.started.get_lock():
+        turn: int = board.started.value
+        board.started.value = turn + 1
+    _board, _slot = board, turn % SLOTS
+    board.playing[_slot] = -1
+    board.pids[_slot] = os.getpid()
+    return turn
 
 
 def keep_to_one_cpu(cpus: tuple[int, ...], turn: int,
