@@ -64,14 +64,22 @@ def run(
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
     except KeyboardInterrupt as exc:
         reason, code = stop_reason(exc)
-        typer.echo(f"arena: {reason}: every finished game is kept in "
-                   f"{cfg.results_dir}/games.jsonl; run the same command again to resume",
+        typer.echo(f"arena: {reason}{_what_is_kept(cfg.results_dir / 'games.jsonl')}",
                    err=True)
         raise typer.Exit(code) from None
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+def _what_is_kept(games: Path) -> str:
+    """What a stopped run leaves: its games, or nothing yet (stopped while its bots were
+    first started)."""
+    if games.is_file() and games.stat().st_size:
+        return (f": every finished game is kept in {games}; run the same command again to "
+                "resume")
+    return " before any game was played"
 
 
 def _cluster_choice(option: str | None) -> dict[str, Any]:

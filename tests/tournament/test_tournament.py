@@ -365,6 +365,14 @@ def descendants(root: int) -> set[int]:
     return found
 
 
+def cmdline(pid: int) -> bytes:
+    """A process's command line; empty once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -483,6 +491,23 @@ def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
     wait_until_gone(below, timeout=30)  # no worker or bot process outlives the run
 
 
+def test_ctrl_c_while_the_bots_first_start_says_no_game_was_played(tmp_path: Path) -> None:
+    path = tmp_path / "slow.yaml"
+    bot = ROOT / "tests" / "bots" / "faulty_bots.py"
+    path.write_text(config_text(name="slow", output=tmp_path / "out", isolation="process",
+                                third=f"{bot}:SlowStart"), encoding="utf-8")
+    proc = start_arena("run", path, cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while not any(b"SlowStart" in cmdline(p) for p in descendants(proc.pid)):  # its start
+        # is being checked
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = finish(proc, 60)
+    assert proc.returncode == 130
+    assert err.strip() == "arena: interrupted before any game was played"
+
+
 @pytest.mark.parametrize(("stop", "workers"), [
     (signal.SIGTERM, 1), (signal.SIGTERM, 2), (signal.SIGHUP, 2)],
     ids=["SIGTERM-1", "SIGTERM-2", "SIGHUP-2"])
@@ -571,7 +596,7 @@ def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
 def pool_workers(arena: int) -> list[int]:
     """The arena's pool workers: its children (in-process bots start no others)."""
     return [p for p in descendants(arena)
-            if b"resource_tracker" not in Path(f"/proc/{p}/cmdline").read_bytes()]
+            if b"resource_tracker" not in cmdline(p)]
 
 
 def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
