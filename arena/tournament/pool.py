@@ -65,9 +65,9 @@ def _play(pool: Pool, tasks: dict[int, list[Pairing]], board: Board,
     for index, pairings in tasks.items():
         _submit(pool, done, index, pairings)
     left, failures, dead = set(tasks), Counter[int](), set[int]()
-    given_up: list[int] = []
+    given_up: set[int] = set()
     quiet = 0.0
-    while left - set(given_up):
+    while left - given_up:
         try:
             outcome = done.get(timeout=WATCH_S)
         except queue.Empty:
@@ -82,12 +82,12 @@ def _play(pool: Pool, tasks: dict[int, list[Pairing]], board: Board,
             quiet = 0.0
         lost = _lost(board, workers, dead, left)
         if quiet >= STRAY_S and board.started.value > workers:
-            lost += _strays(board, dead, left - set(given_up) - set(lost))
+            lost += _strays(board, dead, left - given_up - set(lost))
             quiet = 0.0
         for index in lost:
             failures[index] += 1
             if failures[index] >= ALLOWED_FAILURES:
-                given_up.append(index)
+                given_up.add(index)
             else:
                 _submit(pool, done, index, tasks[index])
     if given_up:
@@ -105,12 +105,11 @@ def _lost(board: Board, workers: int, dead: set[int], left: set[int]) -> list[in
     """The tasks still to come that workers found dead since the last look were playing.
     The pool starts a worker for each one that died, once it has reaped it, so a worker
     started past the pool's size says there is one more dead to find."""
-    started = board.started.value
-    if started - workers <= len(dead):
+    if board.started.value - workers <= len(dead):
         return []
     lost = []
-    for slot in range(min(started, SLOTS)):
-        if slot not in dead and not alive(board.pids[slot]):
+    for slot, living in _slots(board, dead):
+        if not living:
             dead.add(slot)
             if board.playing[slot] in left:
                 lost.append(board.playing[slot])
@@ -121,9 +120,15 @@ def _strays(board: Board, dead: set[int], outstanding: set[int]) -> list[int]:
     """Tasks still to come that no live worker plays, after a long quiet: a worker that died
     took one between taking it and saying so on the board (a live idle worker would have
     taken a task still queued long ago)."""
-    playing = {board.playing[slot] for slot in range(min(board.started.value, SLOTS))
-               if slot not in dead and alive(board.pids[slot])}
+    playing = {board.playing[slot] for slot, living in _slots(board, dead) if living}
     return [] if playing & outstanding else sorted(outstanding)
+
+
+def _slots(board: Board, dead: set[int]) -> Iterator[tuple[int, bool]]:
+    """The board's slots not yet found dead, each with whether its worker is alive."""
+    for slot in range(min(board.started.value, SLOTS)):
+        if slot not in dead:
+            yield slot, alive(board.pids[slot])
 
 
 def _given_up(ids: list[str]) -> str:

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,21 @@ def make_config(tmp_path: Path, file: str = "cfg.yaml", **kw: Any) -> Config:
     path = tmp_path / file
     path.write_text(config_text(**kw), encoding="utf-8")
     return load_config(path)
+
+
+RUN_CONFIG = "run.yaml"  # the config file of start_run
+
+
+def start_run(tmp_path: Path, *, lines: int = 0, command: Sequence[str] = (),
+              **kw: Any) -> tuple[Config, subprocess.Popen[str]]:
+    """Write a config (:func:`make_config`, as ``RUN_CONFIG``), start ``arena run`` on it (as
+    ``command`` starts it), and wait for ``lines`` finished games."""
+    config = make_config(tmp_path, RUN_CONFIG, **kw)
+    proc = start_arena("run", tmp_path / RUN_CONFIG, cwd=tmp_path,
+                       command=tuple(command or INTERRUPTIBLE_ARENA))
+    if lines:
+        wait_for_lines(games_file(config), proc, lines)
+    return config, proc
 
 
 def games_file(config: Config) -> Path:
@@ -467,14 +483,9 @@ def test_sigkill_resume_gives_the_same_games_as_one_uninterrupted_run(tmp_path: 
     ids=["1-inprocess", "2-process", "1-process-twice", "2-process-twice"])
 def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
                                                  isolation: str, command: list[str]) -> None:
-    path = tmp_path / "stop.yaml"
-    path.write_text(config_text(name="stop", games=30, workers=workers,
-                                output=tmp_path / "out", isolation=isolation),
-                    encoding="utf-8")
-    config = load_config(path)
+    config, proc = start_run(tmp_path, name="stop", games=30, workers=workers,
+                             isolation=isolation, command=command, lines=2)
     games = games_file(config)
-    proc = start_arena("run", path, cwd=tmp_path, command=tuple(command))
-    wait_for_lines(games, proc, 2)
     below = descendants(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = finish(proc, 60)
@@ -492,11 +503,8 @@ def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
 
 
 def test_ctrl_c_while_the_bots_first_start_says_no_game_was_played(tmp_path: Path) -> None:
-    path = tmp_path / "slow.yaml"
     bot = ROOT / "tests" / "bots" / "faulty_bots.py"
-    path.write_text(config_text(name="slow", output=tmp_path / "out", isolation="process",
-                                third=f"{bot}:SlowStart"), encoding="utf-8")
-    proc = start_arena("run", path, cwd=tmp_path)
+    _, proc = start_run(tmp_path, name="slow", isolation="process", third=f"{bot}:SlowStart")
     deadline = time.monotonic() + 120
     while not any(b"SlowStart" in cmdline(p) for p in descendants(proc.pid)):  # its start
         # is being checked
@@ -513,14 +521,9 @@ def test_ctrl_c_while_the_bots_first_start_says_no_game_was_played(tmp_path: Pat
     ids=["SIGTERM-1", "SIGTERM-2", "SIGHUP-2"])
 def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path: Path, stop: signal.Signals,
                                                         workers: int) -> None:
-    path = tmp_path / "stop.yaml"
-    path.write_text(config_text(name="stop", games=30, workers=workers,
-                                output=tmp_path / "out", isolation="process"),
-                    encoding="utf-8")
-    config = load_config(path)
+    config, proc = start_run(tmp_path, name="stop", games=30, workers=workers,
+                             isolation="process", lines=2)
     games = games_file(config)
-    proc = start_arena("run", path, cwd=tmp_path)
-    wait_for_lines(games, proc, 2)
     below = descendants(proc.pid)
     os.kill(proc.pid, stop)  # the arena's own process alone, as `kill` and a closed terminal do
     out, err = finish(proc, 60)
@@ -536,12 +539,8 @@ def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path: Path, stop: si
 
 
 def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
-    path = tmp_path / "nohup.yaml"
-    path.write_text(config_text(name="nohup", games=4, workers=2, output=tmp_path / "out",
-                                isolation="inprocess"), encoding="utf-8")
-    config = load_config(path)
-    proc = start_arena("run", path, cwd=tmp_path, command=tuple(NOHUP_ARENA))
-    wait_for_lines(games_file(config), proc, 1)
+    config, proc = start_run(tmp_path, name="nohup", games=4, workers=2, command=NOHUP_ARENA,
+                             lines=1)
     os.kill(proc.pid, signal.SIGHUP)
     _, err = finish(proc, 300)
     assert proc.returncode == 0, err
@@ -549,12 +548,9 @@ def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
 
 
 def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_completes(tmp_path: Path) -> None:
-    path = tmp_path / "full.yaml"
-    path.write_text(config_text(name="full", games=20, workers=2, output=tmp_path / "out"),
-                    encoding="utf-8")
-    config = load_config(path)
+    config, proc = start_run(tmp_path, name="full", games=20, workers=2,
+                             command=full_disk_arena(40_000))
     games = games_file(config)
-    proc = start_arena("run", path, cwd=tmp_path, command=full_disk_arena(40_000))
     out, err = finish(proc, 300)
     assert proc.returncode == 1, (out, err)
     assert err.strip() == (f"arena: error: cannot write {games}: File too large; every game "
@@ -562,14 +558,12 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_completes(tmp_path
                            "command again to resume")
     kept = ids_in_lines(whole_lines(games))  # the line cut short is not one
     assert 0 < len(kept) == len(set(kept)) < len(schedule_for(config))
-    assert run_cli("run", path, cwd=tmp_path).returncode == 0
+    assert run_cli("run", tmp_path / RUN_CONFIG, cwd=tmp_path).returncode == 0
     assert_complete(config)
 
 
 def test_a_disk_full_before_the_first_game_stops_the_run_in_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "full.yaml"
-    path.write_text(config_text(name="full", output=tmp_path / "out"), encoding="utf-8")
-    proc = start_arena("run", path, cwd=tmp_path, command=full_disk_arena(200))
+    _, proc = start_run(tmp_path, name="full", command=full_disk_arena(200))
     out, err = finish(proc, 300)
     folder = tmp_path / "out" / "full"
     assert proc.returncode == 1, (out, err)
@@ -579,12 +573,10 @@ def test_a_disk_full_before_the_first_game_stops_the_run_in_one_line(tmp_path: P
 
 
 def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "full.yaml"
-    path.write_text(config_text(name="full", workers=2, output=tmp_path / "out"),
-                    encoding="utf-8")
-    proc = start_arena("sprt", path, "--candidate", "greedy", "--baseline", "random",
-                       "--elo0", "990", "--elo1", "1000", "--max-games", "400", cwd=tmp_path,
-                       command=full_disk_arena(40_000))
+    make_config(tmp_path, "full.yaml", name="full", workers=2)
+    proc = start_arena("sprt", tmp_path / "full.yaml", "--candidate", "greedy", "--baseline",
+                       "random", "--elo0", "990", "--elo1", "1000", "--max-games", "400",
+                       cwd=tmp_path, command=full_disk_arena(40_000))
     out, err = finish(proc, 300)
     games = tmp_path / "out" / "full-sprt" / "games.jsonl"
     assert proc.returncode == 1, (out, err)
@@ -600,12 +592,8 @@ def pool_workers(arena: int) -> list[int]:
 
 
 def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
-    path = tmp_path / "kill.yaml"
-    path.write_text(config_text(name="kill", games=30, workers=2, output=tmp_path / "out",
-                                isolation="process"), encoding="utf-8")
-    config = load_config(path)
-    proc = start_arena("run", path, cwd=tmp_path)
-    wait_for_lines(games_file(config), proc, 2)
+    config, proc = start_run(tmp_path, name="kill", games=30, workers=2, isolation="process",
+                             lines=2)
     below = descendants(proc.pid)
     os.kill(pool_workers(proc.pid)[0], signal.SIGKILL)  # as the out-of-memory killer does
     out, err = finish(proc, 300)  # before, it waited for ever
@@ -616,12 +604,9 @@ def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
 
 def test_an_in_process_bot_that_ends_its_worker_stops_the_run_after_three_tries(
         tmp_path: Path) -> None:
-    path = tmp_path / "ender.yaml"
     bot = ROOT / "tests" / "bots" / "faulty_bots.py"
-    path.write_text(config_text(name="ender", games=4, workers=2, output=tmp_path / "out",
-                                third=f"{bot}:ProcessEnder"), encoding="utf-8")
-    config = load_config(path)
-    proc = start_arena("run", path, cwd=tmp_path)
+    config, proc = start_run(tmp_path, name="ender", games=4, workers=2,
+                             third=f"{bot}:ProcessEnder")
     out, err = finish(proc, 300)
     assert proc.returncode == 1, (out, err)
     its = sorted(p.id for p in schedule_for(config) if "random-2" in p.seats)
