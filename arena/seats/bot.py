@@ -88,7 +88,7 @@ class BotSpec:
         if not where.endswith(".py"):
             return [module_file(where)]
         if not Path(where).is_file():
-            raise BadInput(f"no file {where!r}")
+            raise BadInput(_not_a_file(Path(where)))
         return [Path(where)]
 
     def source_hash(self) -> str:
@@ -147,10 +147,24 @@ def _bot_file(where: str, base: Path) -> Path:
         return path
 
 
+def _not_a_file(path: Path) -> str:
+    """Why ``path`` cannot be a bot's file: missing, or there but no regular file (a folder,
+    a pipe that would block whoever reads it, a device)."""
+    try:
+        exists = path.exists()
+    except OSError:  # too long a name, a symlink loop
+        exists = False
+    if exists:
+        return f"{str(path)!r} is not a regular file; expected a Python file"
+    return f"no file {str(path)!r}"
+
+
 def bot_class_in(file: Path) -> str:
     """The one top-level class of ``file`` that defines ``draw`` or ``play``, read from the
     file's syntax (nothing of it runs); an error names the classes when there are several
     bot classes or none."""
+    if not file.is_file():  # reading a pipe would wait for a writer forever
+        raise BadInput(_not_a_file(file))
     try:
         tree = ast.parse(file.read_bytes(), filename=str(file))
     except FileNotFoundError:

@@ -7,6 +7,7 @@ the bot's own folder."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -116,6 +117,21 @@ def test_a_file_without_exactly_one_bot_class_is_refused_naming_them(
 def test_a_name_in_no_form_says_which_forms_there_are(tmp_path: Path, text: str) -> None:
     with pytest.raises(BadInput, match=r"expected a built-in bot .*'path/file\.py'"):
         bot_target(text, tmp_path)
+
+
+@pytest.mark.parametrize("form", ["pipe.py", "pipe.py:Bot", "folder.py", "folder.py:Bot"])
+def test_a_bot_file_that_is_no_regular_file_is_refused_without_reading_it(
+        tmp_path: Path, form: str) -> None:
+    """A named pipe would block whoever reads it until a writer comes: naming one as a bot's
+    file must not stall the arena before any game."""
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "folder.py").mkdir()
+    done = subprocess.run([str(Path(sys.executable).with_name("arena")), "play", "indian13",
+                           form, "random"], cwd=tmp_path, text=True, capture_output=True,
+                          timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert f"{form.partition(':')[0]}' is not a regular file; expected a Python file" in done.stderr
 
 
 def test_a_file_bot_with_several_classes_is_one_line_in_play(tmp_path: Path) -> None:
