@@ -22,14 +22,17 @@ from tabulate import tabulate
 from arena.referee import Referee
 from arena.seats.bot import BotSpec
 from arena.seats.make import Seat, make_seat
+from arena.seats.process import ProcessSeat
+from arena.seats.sandbox import cgroup_cpu_seconds
 from arena.variants import find_variant
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
 GAME = find_variant("indian13")
 
 
-def games_per_second(flights: int, games: int, isolation: str) -> float:
-    """Play seeds 1..games with ``flights`` games at once, after a warm-up game a flight."""
+def games_per_second(flights: int, games: int, isolation: str) -> tuple[float, float]:
+    """Play seeds 1..games with ``flights`` games at once, after a warm-up game a flight:
+    games/s, and the CPU of this process and the seats' processes together, ms a game."""
     tables = [[make_seat(RANDOM, isolation=isolation) for _ in range(4)]  # type: ignore[arg-type]
               for _ in range(flights)]
     try:
@@ -47,16 +50,25 @@ def games_per_second(flights: int, games: int, isolation: str) -> float:
                 Referee(GAME, seats, ["random"] * 4, seed=seed).play()
 
         threads = [threading.Thread(target=fly, args=(seats,)) for seats in tables]
+        cpu = time.process_time() + seats_cpu(tables)
         start = time.perf_counter()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        return games / (time.perf_counter() - start)
+        wall = time.perf_counter() - start
+        used = time.process_time() + seats_cpu(tables) - cpu
+        return games / wall, used / games * 1000
     finally:
         for seats in tables:
             for seat in seats:
                 seat.close()
+
+
+def seats_cpu(tables: list[list[Seat]]) -> float:
+    """CPU seconds of the isolated seats' processes so far, from their cgroups."""
+    return sum(cgroup_cpu_seconds(s.cgroups) or 0.0 for seats in tables for s in seats
+               if isinstance(s, ProcessSeat))
 
 
 def main() -> None:
@@ -66,18 +78,26 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=2, help="rounds of every row")
     args = parser.parse_args()
     flights = [int(k) for k in args.flights.split(",")]
-    found: dict[int, list[float]] = {k: [] for k in flights}
-    base: list[float] = []
+    found: dict[int, list[tuple[float, float]]] = {k: [] for k in flights}
+    base: list[tuple[float, float]] = []
     for _ in range(args.pairs):
         base.append(games_per_second(1, args.games * 4, "inprocess"))
         for k in flights:
             found[k].append(games_per_second(k, args.games, "process"))
-    inprocess = sorted(base)[len(base) // 2]
-    rows = [[k, " / ".join(f"{g:.1f}" for g in found[k]),
-             f"{sorted(found[k])[len(found[k]) // 2] / inprocess:.3f}"] for k in flights]
-    print(f"in process, one game at a time: {' / '.join(f'{g:.1f}' for g in base)} games/s")
+    inprocess = median([g for g, _ in base])
+    rows = [[k, " / ".join(f"{g:.1f}" for g, _ in found[k]),
+             f"{median([g for g, _ in found[k]]) / inprocess:.3f}",
+             " / ".join(f"{c:.1f}" for _, c in found[k])] for k in flights]
+    print("in process, one game at a time: "
+          + " / ".join(f"{g:.1f} games/s, {c:.1f} ms CPU a game" for g, c in base))
     print(tabulate(rows, ["games in flight", "isolated games/s (each round)",
-                          "isolated / in-process (median)"], tablefmt="github"))
+                          "isolated / in-process (median)", "CPU ms a game, all processes"],
+                   tablefmt="github"))
+
+
+def median(values: list[float]) -> float:
+    """The middle value (the upper one of an even count)."""
+    return sorted(values)[len(values) // 2]
 
 
 if __name__ == "__main__":
