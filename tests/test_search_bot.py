@@ -384,7 +384,8 @@ def test_mistakes_are_that_share_of_decisions_from_the_bots_own_seed() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ladder", ["indian13", "rummy51", "moroccan", "moroccan_simple"])
+@pytest.mark.parametrize("ladder", ["indian13", "rummy51", "rummy71", "moroccan",
+                                    "moroccan_simple"])
 def test_the_shipped_ladders_levels_pay_more_the_more_mistakes_they_make(ladder: str) -> None:
     """The levels of ``configs/ladder/<variant>.yaml`` are ordered: over 30 duplicate deals
     against greedy (fixed samples, so the same games every run), search-easy pays more than
