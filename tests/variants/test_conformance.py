@@ -3,7 +3,8 @@
 Seeded random playouts check, after every action: card conservation, that the safe action
 (COM-10) is legal whenever a decision is due, that an illegal answer changes nothing
 (COM-6), and that no view reaches the game state or another seat's cards (COM-5).
-Nothing here knows a particular variant: only the generic engine surface is used.
+The same playouts run under each value of every option. Nothing here knows a particular
+variant: only the generic engine surface is used, and option values are listed by name.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from arena.actions import SOURCES, Action, Draw, Play
 from arena.advice import going_out_card, suggest_lay
 from arena.cards import ALL_CARDS, Card
 from arena.engine.game import Game
+from arena.engine.options import resolve_options
 from arena.engine.view import PlayKind, View
 from arena.errors import BadInput, IllegalAction
 from arena.seats.protocol import ViewDecoder, encode_view
@@ -196,9 +198,10 @@ def assert_hidden_cards_unseen(game: Game, rng: random.Random) -> None:
 # --------------------------------------------------------------------------- the playout
 
 
-def playout(variant: type[Game], seed: int, *, checks: bool = True) -> Game:
+def playout(variant: type[Game], seed: int, *, checks: bool = True,
+            options: dict[str, Any] | None = None) -> Game:
     """Play one game with random answers, checking the invariants after every action."""
-    game = probed(variant)(seed=seed)
+    game = probed(variant)(seed=seed, options=options)
     rng = random.Random(seed * 7919 + 1)
     for step in range(MAX_STEPS):
         if game.finished:
@@ -249,6 +252,69 @@ def test_random_playouts_keep_every_invariant(variant: type[Game]) -> None:
             game.apply(Draw("stock"))
         if seed < MIN_GAMES:
             assert_log_replays(variant, game)
+
+
+# Every value worth a game of each option, by option name: a new option needs its values
+# here (the test below fails until it has them). Small draw caps end rounds by COM-9.
+OPTION_VALUES: dict[str, list[Any]] = {
+    "players": [2, 3, 4, 5, 6], "teams": [False, True], "jokers": [0, 2, 4],
+    "ace_high_value": [10, 11], "opening": [51, 71], "mode": ["tallaj", "simple"],
+    "invalid_declaration": ["eliminate", "end_deal"], "wild_suits": ["colour", "all"],
+    "joker_in_hand": [0, 20, 50], "draw_cap": [4, 40],
+    "match": [{"deals": 2}, {"rounds": 1}, {"rounds": 3}, {"rounds": 11}, {"target": 100},
+              {"target": 201}, {"target": 500}],
+}
+
+
+def option_sets(variant: type[Game], rng: random.Random) -> Iterator[dict[str, Any]]:
+    """For each option and each of its values the variant accepts, one set of options that
+    holds it, the other options drawn at random (or left at their defaults) until the
+    variant accepts the whole set."""
+    for spec in variant.OPTIONS:
+        assert spec.name in OPTION_VALUES, f"no values to play for option {spec.name!r}"
+        for value in OPTION_VALUES[spec.name]:
+            try:
+                resolve_options(variant.name, variant.OPTIONS, {spec.name: value})
+            except BadInput:
+                continue
+            for _ in range(200):
+                chosen = {o.name: rng.choice(OPTION_VALUES[o.name]) for o in variant.OPTIONS
+                          if o is not spec and rng.random() < 0.5}
+                try:
+                    yield resolve_options(variant.name, variant.OPTIONS,
+                                          {**chosen, spec.name: value})
+                    break
+                except BadInput:
+                    continue
+
+
+@variants
+def test_com_14_every_option_value_keeps_every_invariant(variant: type[Game]) -> None:
+    """COM-3 to COM-6, COM-9, COM-13, COM-14: random playouts under each value of each
+    option (with the others drawn at random) keep the invariants of the default game."""
+    rng = random.Random(variant.name)
+    played: dict[str, set[str]] = {}
+    for number, options in enumerate(option_sets(variant, rng)):
+        for seed in (2000 + 2 * number, 2001 + 2 * number):
+            game = playout(variant, seed, options=options)
+            assert game.finished and game.options == options
+            assert game.totals == [sum(r.penalties[s] for r in game.results)
+                                   for s in range(game.players)]
+            if seed % 8 == 0:
+                assert_log_replays(variant, game)
+        for name, value in options.items():
+            played.setdefault(name, set()).add(repr(value))
+    for spec in variant.OPTIONS:  # every value accepted alone was played at least once
+        accepted = {repr(v) for v in OPTION_VALUES[spec.name] if _accepted(variant, spec.name, v)}
+        assert accepted <= played[spec.name], (spec.name, accepted - played[spec.name])
+
+
+def _accepted(variant: type[Game], name: str, value: Any) -> bool:
+    try:
+        resolve_options(variant.name, variant.OPTIONS, {name: value})
+    except BadInput:
+        return False
+    return True
 
 
 def assert_log_replays(variant: type[Game], game: Game) -> None:
