@@ -23,7 +23,7 @@ from arena.actions import SOURCES, Action, Draw, Play
 from arena.advice import going_out_card, suggest_lay
 from arena.cards import ALL_CARDS, Card
 from arena.engine.game import Game
-from arena.engine.options import resolve_options
+from arena.engine.options import OptionSpec, resolve_options
 from arena.engine.view import PlayKind, View
 from arena.errors import BadInput, IllegalAction
 from arena.seats.protocol import ViewDecoder, encode_view
@@ -254,8 +254,10 @@ def test_random_playouts_keep_every_invariant(variant: type[Game]) -> None:
             assert_log_replays(variant, game)
 
 
-# Every value worth a game of each option, by option name: a new option needs its values
-# here (the test below fails until it has them). Small draw caps end rounds by COM-9.
+# Every value worth a game of each option, by option name: a new option of a built-in
+# variant needs its values here (the test below fails until it has them); an option of a
+# variant plugged in from outside that is not listed keeps its default. Small draw caps end
+# rounds by COM-9.
 OPTION_VALUES: dict[str, list[Any]] = {
     "players": [2, 3, 4, 5, 6], "teams": [False, True], "jokers": [0, 2, 4],
     "ace_high_value": [10, 11], "opening": [51, 71], "mode": ["tallaj", "simple"],
@@ -271,21 +273,33 @@ def option_sets(variant: type[Game], rng: random.Random) -> Iterator[dict[str, A
     holds it, the other options drawn at random (or left at their defaults) until the
     variant accepts the whole set."""
     for spec in variant.OPTIONS:
-        assert spec.name in OPTION_VALUES, f"no values to play for option {spec.name!r}"
-        for value in OPTION_VALUES[spec.name]:
+        for value in values_of(variant, spec):
             try:
                 resolve_options(variant.name, variant.OPTIONS, {spec.name: value})
             except BadInput:
                 continue
-            for _ in range(200):
-                chosen = {o.name: rng.choice(OPTION_VALUES[o.name]) for o in variant.OPTIONS
-                          if o is not spec and rng.random() < 0.5}
-                try:
-                    yield resolve_options(variant.name, variant.OPTIONS,
-                                          {**chosen, spec.name: value})
-                    break
-                except BadInput:
-                    continue
+            tries = (_drawn(variant, spec, value, rng) for _ in range(200))
+            yield next(options for options in tries if options is not None)
+
+
+def _drawn(variant: type[Game], spec: OptionSpec, value: Any,
+           rng: random.Random) -> dict[str, Any] | None:
+    """``spec`` at ``value``, each other option at a random value half the time; None when
+    the variant refuses the set."""
+    chosen = {o.name: rng.choice(values_of(variant, o)) for o in variant.OPTIONS
+              if o is not spec and values_of(variant, o) and rng.random() < 0.5}
+    try:
+        return resolve_options(variant.name, variant.OPTIONS, {**chosen, spec.name: value})
+    except BadInput:
+        return None
+
+
+def values_of(variant: type[Game], spec: OptionSpec) -> list[Any]:
+    """The values of an option to play: listed above, or none (a variant from outside: its
+    default is played)."""
+    assert spec.name in OPTION_VALUES or not variant.__module__.startswith("arena."), \
+        f"{variant.name}: no values to play for option {spec.name!r} (OPTION_VALUES)"
+    return OPTION_VALUES.get(spec.name, [])
 
 
 @variants
@@ -305,8 +319,8 @@ def test_com_14_every_option_value_keeps_every_invariant(variant: type[Game]) ->
         for name, value in options.items():
             played.setdefault(name, set()).add(repr(value))
     for spec in variant.OPTIONS:  # every value accepted alone was played at least once
-        accepted = {repr(v) for v in OPTION_VALUES[spec.name] if _accepted(variant, spec.name, v)}
-        assert accepted <= played[spec.name], (spec.name, accepted - played[spec.name])
+        accepted = {repr(v) for v in values_of(variant, spec) if _accepted(variant, spec.name, v)}
+        assert accepted <= played.get(spec.name, set()), (spec.name, accepted)
 
 
 def _accepted(variant: type[Game], name: str, value: Any) -> bool:
