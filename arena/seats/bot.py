@@ -95,8 +95,13 @@ class BotSpec:
         """A short hash of the bot's source, so a changed bot is noticed on resume; read from
         its files, never by importing it (that would run the bot's code here)."""
         named = " ".join(self.command) if self.command is not None else self.target
-        texts = [f.read_text(errors="replace") for f in self.source_files()]
-        return hashlib.sha256("\n".join([named, *texts]).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(named.encode())
+        for file in self.source_files():  # read in pieces: a command's binary may be large
+            digest.update(b"\n")
+            with file.open(errors="replace") as text:
+                while piece := text.read(1 << 20):
+                    digest.update(piece.encode())
+        return digest.hexdigest()[:16]
 
 
 ARENA_ROOT = Path(__file__).resolve().parents[2]  # holds arena/ and the built-in bots/
@@ -159,6 +164,9 @@ def _not_a_file(path: Path) -> str:
     return f"no file {str(path)!r}"
 
 
+MAX_SCANNED = 16 << 20  # bytes of a bot's file read to find its class (the arena's memory)
+
+
 def bot_class_in(file: Path) -> str:
     """The one top-level class of ``file`` that defines ``draw`` or ``play``, read from the
     file's syntax (nothing of it runs); an error names the classes when there are several
@@ -166,14 +174,22 @@ def bot_class_in(file: Path) -> str:
     if not file.is_file():  # reading a pipe would wait for a writer forever
         raise BadInput(_not_a_file(file))
     try:
-        tree = ast.parse(file.read_bytes(), filename=str(file))
+        with file.open("rb") as f:
+            source = f.read(MAX_SCANNED + 1)
     except FileNotFoundError:
         raise BadInput(f"no file {str(file)!r}") from None
     except OSError as exc:
         raise BadInput(f"cannot be read ({exc.strerror or exc})") from exc
-    except (SyntaxError, ValueError) as exc:
+    if len(source) > MAX_SCANNED:
+        raise BadInput(f"{file}: larger than {MAX_SCANNED >> 20} MiB, too large to look for "
+                       f"its bot class in; name the class, as {file.name}:Class")
+    try:
+        tree = ast.parse(source, filename=str(file))
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        # the parser gives up on deep nesting with a MemoryError of no message
+        why = " ".join(str(exc).split())[:120] or "nested too deeply for the parser"
         raise BadInput(f"{file}: cannot be read as Python ({type(exc).__name__}: "
-                       f"{' '.join(str(exc).split())[:120]})") from exc
+                       f"{why})") from exc
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
     bots = [c.name for c in classes if {"draw", "play"} & {
         f.name for f in c.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}]

@@ -123,8 +123,8 @@ def _bot_imports(where: str) -> tuple[Path | None, list[str], list[str]]:
     try:
         source = Path(where) if where.endswith(".py") else module_file(where)
         tree = ast.parse(source.read_bytes())
-    except (BadInput, OSError, SyntaxError, ValueError):
-        return None, [], []
+    except (BadInput, OSError, SyntaxError, ValueError, MemoryError, RecursionError):
+        return None, [], []  # the game's child meets the error when it imports the bot
     own = [str(source.resolve().parent), *BOT_PATHS]
     names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     names += [n.module for n in ast.walk(tree)

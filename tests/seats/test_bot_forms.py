@@ -134,6 +134,22 @@ def test_a_bot_file_that_is_no_regular_file_is_refused_without_reading_it(
     assert f"{form.partition(':')[0]}' is not a regular file; expected a Python file" in done.stderr
 
 
+@pytest.mark.parametrize(("source", "message"), [
+    (b"x = " + b"-" * 1_000_000 + b"1\n", "cannot be read as Python (MemoryError: nested too "
+                                          "deeply for the parser)"),
+    (b"# " + b"x" * (17 << 20) + b"\n", "larger than 16 MiB, too large to look for its bot "
+                                        "class in; name the class, as hostile.py:Class"),
+])
+def test_a_bot_file_the_parser_cannot_take_is_one_line(tmp_path: Path, source: bytes,
+                                                       message: str) -> None:
+    """Its class is looked for in the arena's own process: a file that exhausts the parser,
+    or one too large to read there, is a one-line refusal, not a traceback."""
+    (tmp_path / "hostile.py").write_bytes(source)
+    done = arena("play", "indian13", "hostile.py", "random", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and message in done.stderr
+
+
 def test_a_file_bot_with_several_classes_is_one_line_in_play(tmp_path: Path) -> None:
     (tmp_path / "two.py").write_text("class A:\n    def draw(self, v): ...\n"
                                      "class B:\n    def play(self, v): ...\n")

@@ -10,6 +10,7 @@ console at the end of a run.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -126,6 +127,19 @@ def test_the_source_hash_is_read_from_the_files(tmp_path: Path, marker: Path) ->
     assert spec.source_hash() != before
     assert BotSpec("g", "bots.greedy:GreedyBot").source_files()[0].name == "greedy.py"
 
+
+
+def test_the_source_hash_is_the_files_text_read_in_pieces(tmp_path: Path) -> None:
+    """The hash that notices a changed bot on resume is read in pieces (a command's binary
+    may be large), yet stays the hash of the files' whole text that results folders already
+    hold: newlines read as text (a CRLF split across two pieces too), bad UTF-8 replaced."""
+    source = tmp_path / "bot.py"
+    data = b"#" * ((1 << 20) - 1) + b"\r\nclass Bot:\r\n    pass\r\n# \xff\xfe\xc3"
+    source.write_bytes(data)
+    spec = BotSpec("crlf", f"{source}:Bot")
+    text = data.replace(b"\r\n", b"\n").decode(errors="replace")
+    whole = hashlib.sha256(f"{source}:Bot\n{text}".encode()).hexdigest()[:16]
+    assert spec.source_hash() == whole
 
 # --------------------------------------------------------------------------- bots that cannot start
 
