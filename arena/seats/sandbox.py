@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import errno
 import os
 import resource
 import shutil
@@ -208,7 +209,17 @@ def main(argv: list[str] | None = None) -> None:
         become_bot_user()
     else:
         drop_capabilities()
-    os.execvp(command[0], command)
+    try:
+        os.execvp(command[0], command)
+    except OSError as exc:
+        hidden = args.confine and exc.errno == errno.ENOENT  # there outside, maybe not inside
+        where = " inside the bot's confinement" if args.confine else ""
+        sys.exit(f"arena.seats.sandbox: error: cannot run {command[0]!r}{where} "
+                 f"({exc.strerror})" + (CONFINED_HINT if hidden else ""))
+
+
+CONFINED_HINT = ("; it sees the system's programs, its own folder and its read: paths, and "
+                 "a /tmp of its own")
 
 
 if __name__ == "__main__":

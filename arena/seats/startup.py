@@ -21,7 +21,8 @@ from arena.seats.make import Isolation, make_seat
 from arena.seats.seat import Limits
 
 TRACEBACK = "Traceback (most recent call last):"
-OWN_PREFIXES = ("arena.errors.BadInput: ",)  # our own exception names say nothing to a user
+# our own exception names and the sandbox wrapper's name say nothing to a user
+OWN_PREFIXES = ("arena.errors.BadInput: ", "arena.seats.sandbox: error: ")
 
 
 def start_problems(specs: Sequence[BotSpec], *, variant: type[Game],

@@ -186,8 +186,11 @@ def command_line(command: Any, base: Path) -> tuple[str, ...]:
                               for a in command[1:])]
     if _is_file(base / command[0]) and not Path(command[0]).is_absolute():
         resolved[0] = str((base / command[0]).resolve())
-    if shutil.which(resolved[0]) is None and not _is_file(Path(resolved[0])):
-        raise BadInput(f"program {shown(command[0])} not found")
+    if shutil.which(resolved[0]) is None:
+        if not _is_file(Path(resolved[0])):
+            raise BadInput(f"program {shown(command[0])} not found")
+        raise BadInput(f"program {shown(command[0])} is not executable: mark it so (chmod +x) "
+                       f"or name its interpreter first, e.g. [python3, {command[0]}]")
     return tuple(resolved)
 
 

@@ -189,6 +189,34 @@ def test_arena_play_seats_a_command_bot_that_requires_its_own_module(contest: Pa
     assert [r[1] for r in rows] == ["random", "js_bot"] and rows[1][-1] == "0"
 
 
+def test_arena_play_refuses_a_program_file_that_is_not_executable(tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text("print('hello')\n")
+    done = arena("play", "indian13", "random", "--command", "./bot.py", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "program './bot.py' is not executable: mark it so (chmod +x) or name its " \
+        "interpreter first, e.g. [python3, ./bot.py]" in done.stderr
+
+
+@needs_namespaces
+def test_a_program_the_confined_bot_cannot_see_is_named_in_one_line(tmp_path: Path) -> None:
+    """A program the arena finds may still be missing inside the bot's confinement (here a
+    link in the bot's folder to a script in a folder it is not given): its start error says
+    so, instead of a bare "No such file or directory"."""
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    script = hidden / "real.sh"
+    script.write_text("#!/bin/sh\nexit 0\n")
+    script.chmod(0o755)
+    own = tmp_path / "mine"
+    own.mkdir()
+    (own / "bot").symlink_to(script)
+    done = arena("play", "indian13", "random", "--command", str(own / "bot"), cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"cannot run '{own / 'bot'}' inside the bot's confinement (No such file or " \
+        "directory); it sees the system's programs, its own folder and its read: paths" \
+        in done.stderr
+
+
 def test_arena_play_refuses_a_command_that_is_not_found(tmp_path: Path) -> None:
     done = arena("play", "indian13", "random", "--command", "no-such-program x", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
