@@ -303,13 +303,16 @@ def values_of(variant: type[Game], spec: OptionSpec) -> list[Any]:
 
 
 @variants
-def test_com_14_every_option_value_keeps_every_invariant(variant: type[Game]) -> None:
+@pytest.mark.parametrize("per_set", [2, pytest.param(12, marks=pytest.mark.slow)])
+def test_com_14_every_option_value_keeps_every_invariant(variant: type[Game],
+                                                         per_set: int) -> None:
     """COM-3 to COM-6, COM-9, COM-13, COM-14: random playouts under each value of each
-    option (with the others drawn at random) keep the invariants of the default game."""
-    rng = random.Random(variant.name)
+    option (with the others drawn at random) keep the invariants of the default game;
+    ``per_set`` games a set of options (the slow soak draws other sets, and plays more)."""
+    rng = random.Random(f"{variant.name}/{per_set}")
     played: dict[str, set[str]] = {}
     for number, options in enumerate(option_sets(variant, rng)):
-        for seed in (2000 + 2 * number, 2001 + 2 * number):
+        for seed in range(2000 + per_set * number, 2000 + per_set * (number + 1)):
             game = playout(variant, seed, options=options)
             assert game.finished and game.options == options
             assert game.totals == [sum(r.penalties[s] for r in game.results)
