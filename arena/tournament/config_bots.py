@@ -189,9 +189,13 @@ def command_line(command: Any, base: Path) -> tuple[str, ...]:
     if shutil.which(resolved[0]) is None:
         if not _is_file(Path(resolved[0])):
             raise BadInput(f"program {shown(command[0])} not found")
+        runner = INTERPRETERS.get(Path(command[0]).suffix, "its interpreter")
         raise BadInput(f"program {shown(command[0])} is not executable: mark it so (chmod +x) "
-                       f"or name its interpreter first, e.g. [python3, {command[0]}]")
+                       f"or name its interpreter first, e.g. [{runner}, {command[0]}]")
     return tuple(resolved)
+
+
+INTERPRETERS = {".py": "python3", ".js": "node", ".sh": "sh", ".rb": "ruby"}  # for a hint
 
 
 def _is_file(path: Path) -> bool:
