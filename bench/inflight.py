@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import threading
 import time
+from statistics import median
 
-import _harness  # noqa: F401  (puts the repository on sys.path)
-from tabulate import tabulate
+import _harness  # (puts the repository on sys.path)
 
 from arena.referee import Referee
 from arena.seats.bot import BotSpec
@@ -88,16 +88,11 @@ def main() -> None:
     rows = [[k, " / ".join(f"{g:.1f}" for g, _ in found[k]),
              f"{median([g for g, _ in found[k]]) / inprocess:.3f}",
              " / ".join(f"{c:.1f}" for _, c in found[k])] for k in flights]
+    _harness.banner("bench/inflight.py")
     print("in process, one game at a time: "
           + " / ".join(f"{g:.1f} games/s, {c:.1f} ms CPU a game" for g, c in base))
-    print(tabulate(rows, ["games in flight", "isolated games/s (each round)",
-                          "isolated / in-process (median)", "CPU ms a game, all processes"],
-                   tablefmt="github"))
-
-
-def median(values: list[float]) -> float:
-    """The middle value (the upper one of an even count)."""
-    return sorted(values)[len(values) // 2]
+    _harness.show(rows, ["games in flight", "isolated games/s (each round)",
+                         "isolated / in-process (median)", "CPU ms a game, all processes"])
 
 
 if __name__ == "__main__":

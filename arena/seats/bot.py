@@ -176,8 +176,8 @@ def bot_class_in(file: Path) -> str:
     try:
         with file.open("rb") as f:
             source = f.read(MAX_SCANNED + 1)
-    except FileNotFoundError:
-        raise BadInput(f"no file {str(file)!r}") from None
+    except FileNotFoundError:  # gone since
+        raise BadInput(_not_a_file(file)) from None
     except OSError as exc:
         raise BadInput(f"cannot be read ({exc.strerror or exc})") from exc
     if len(source) > MAX_SCANNED:

@@ -68,11 +68,11 @@ def contest(tmp_path: Path) -> Path:
     return folder
 
 
-def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def arena(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     """The real ``arena`` command, as a user runs it."""
     script = Path(sys.executable).with_name("arena")
     return subprocess.run([str(script), *args], cwd=cwd, text=True, capture_output=True,
-                          timeout=900, check=False)
+                          timeout=timeout, check=False)
 
 
 def faults_of(results: Path) -> dict[str, int]:
@@ -126,9 +126,7 @@ def test_a_bot_file_that_is_no_regular_file_is_refused_without_reading_it(
     file must not stall the arena before any game."""
     os.mkfifo(tmp_path / "pipe.py")
     (tmp_path / "folder.py").mkdir()
-    done = subprocess.run([str(Path(sys.executable).with_name("arena")), "play", "indian13",
-                           form, "random"], cwd=tmp_path, text=True, capture_output=True,
-                          timeout=120, check=False)
+    done = arena("play", "indian13", form, "random", cwd=tmp_path, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
     assert f"{form.partition(':')[0]}' is not a regular file; expected a Python file" in done.stderr

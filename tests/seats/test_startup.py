@@ -128,7 +128,6 @@ def test_the_source_hash_is_read_from_the_files(tmp_path: Path, marker: Path) ->
     assert BotSpec("g", "bots.greedy:GreedyBot").source_files()[0].name == "greedy.py"
 
 
-
 def test_the_source_hash_is_the_files_text_read_in_pieces(tmp_path: Path) -> None:
     """The hash that notices a changed bot on resume is read in pieces (a command's binary
     may be large), yet stays the hash of the files' whole text that results folders already
@@ -140,6 +139,7 @@ def test_the_source_hash_is_the_files_text_read_in_pieces(tmp_path: Path) -> Non
     text = data.replace(b"\r\n", b"\n").decode(errors="replace")
     whole = hashlib.sha256(f"{source}:Bot\n{text}".encode()).hexdigest()[:16]
     assert spec.source_hash() == whole
+
 
 # --------------------------------------------------------------------------- bots that cannot start
 

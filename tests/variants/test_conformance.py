@@ -274,9 +274,7 @@ def option_sets(variant: type[Game], rng: random.Random) -> Iterator[dict[str, A
     variant accepts the whole set."""
     for spec in variant.OPTIONS:
         for value in values_of(variant, spec):
-            try:
-                resolve_options(variant.name, variant.OPTIONS, {spec.name: value})
-            except BadInput:
+            if not _accepted(variant, spec.name, value):
                 continue
             tries = (_drawn(variant, spec, value, rng) for _ in range(200))
             yield next(options for options in tries if options is not None)
