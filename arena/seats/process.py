@@ -57,6 +57,8 @@ class ProcessSeat:
         self.buffer = b""
         self.overlong = False  # the line being read was refused as too long
         self.next_id = 0
+        self.owed: set[int] = set()  # requests given up on (timeouts): their late replies
+        self.game_first_id = 1
         self.stale: float | None = None  # when an unanswered request passed its grace
         self.restarted = False  # started again after a crash; its ready not yet read
         self.drainer: threading.Thread | None = None  # copies its stderr into the log
@@ -96,6 +98,7 @@ class ProcessSeat:
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.buffer = b""
         self.overlong = False
+        self.owed = set()
         self.stale = None
 
     def _kill(self) -> None:
@@ -191,8 +194,9 @@ class ProcessSeat:
         return self.overlong
 
     def _reply(self, request_id: int | None, deadline: float) -> dict[str, Any] | str:
-        """The reply to ``request_id`` (None: the ready message); late replies are dropped,
-        but a flood of them is a fault, and the deadline holds between them."""
+        """The next message that is not a late reply (``request_id`` None: the ready
+        message); only the replies of requests given up on are late, so a reply with any
+        other id is returned for ``ask`` to refuse at once, not waited past."""
         for _ in range(STALE_LINES + 1):
             line = self._read_line(deadline)
             if isinstance(line, str):
@@ -207,18 +211,22 @@ class ProcessSeat:
                 if request_id is not None:
                     return "crash"  # mid-game, whatever status it gave: its game is gone
                 continue  # before a ready: the word on a game already over
-            late = isinstance(msg.get("id"), int) and (request_id is None or
-                                                       msg["id"] < request_id)
-            if late:  # the answer to a request already given up on: ignored
+            if self._late(msg.get("id")):  # the answer to a request already given up on
                 if time.monotonic() > deadline:
                     return "timeout"
                 continue
             if request_id is None:
                 return msg if msg.get("type") == "ready" else "unreadable"
-            if msg.get("id") == request_id:
-                return msg
-            return "unreadable"
+            return msg
         return "unreadable"  # more stale lines than any honest bot has owed
+
+    def _late(self, reply_id: object) -> bool:
+        """Whether ``reply_id`` is that of a request given up on (then no longer owed)."""
+        if not isinstance(reply_id, int | float) or isinstance(reply_id, bool) \
+                or reply_id not in self.owed:
+            return False
+        self.owed.discard(int(reply_id))
+        return True
 
     # ---------------------------------------------------------------- the seat interface
 
@@ -240,6 +248,8 @@ class ProcessSeat:
         """Send the start of a game without waiting for ``ready`` (the referee starts every
         seat, then waits for them all: a game child's fork overlaps the others')."""
         self.info = info
+        self.owed = {i for i in self.owed if i >= self.game_first_id}  # the last game's
+        self.game_first_id = self.next_id + 1
         self.sent_history = 0
         self.restarted = False
         self.launch()
@@ -292,12 +302,18 @@ class ProcessSeat:
         reply = self._reply(rid, start + limit_ms / 1000)
         elapsed = (time.monotonic() - start) * 1000
         if isinstance(reply, str):
+            if reply == "timeout":
+                self.owed.add(rid)
             if reply == "timeout" and self.stale is None:  # grace runs from the first miss
                 self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
                 self._relaunch()
             return Answer(None, reply, elapsed)
         self.stale = None
+        if not _answers(reply.get("id"), rid):
+            return Answer(None, "unreadable", elapsed,
+                          f"its reply carries id {_shown(reply.get('id'))}; expected {rid}, "
+                          f"the id of the request it answers")
         if "error" in reply:
             return Answer(None, "crash", elapsed, str(reply["error"]))
         action = reply.get("action")
@@ -365,6 +381,22 @@ class ProcessSeat:
         msg = encode_summary(arg) if isinstance(arg, RoundSummary) else \
             {"type": "end_game", "totals": list(arg)}
         return None if self._send(msg) else "crash"
+
+
+def _answers(reply_id: object, request_id: int) -> bool:
+    """Whether a reply's id is the request's: a JSON number of that value (1.0 is 1), not
+    a boolean, which Python would count as 1."""
+    return isinstance(reply_id, int | float) and not isinstance(reply_id, bool) \
+        and reply_id == request_id
+
+
+def _shown(value: object) -> str:
+    """A bot's id as JSON would spell it, cut short: the log quotes what it sent."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:  # an integer past 64 bits
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def drain_into(pipe: int, log: Path, cap: int) -> None:

@@ -40,6 +40,13 @@ HOSTILE = {
         read request; head -c 2000000 /dev/zero | tr '\\0' 'x'; echo
         i=1
         while read request; do i=$((i+1)); echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"; done""",
+    # every reply one id behind: the id of a request answered already, never one given up on
+    "id_off_by_one": READY + """
+        i=0
+        while read request; do echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"; i=$((i+1)); done""",
+    # a boolean id, which Python would take for 1
+    "id_true": READY + """
+        while read request; do echo '{"id":true,"action":"stock"}'; done""",
 }
 
 PLAY = """
@@ -93,3 +100,17 @@ def test_one_overlong_reply_is_one_fault_not_the_rest_of_the_game(tmp_path: Path
     record, _ = play_hostile(tmp_path, "one_overlong_line")
     hostile = record["seats"][0]  # type: ignore[index]
     assert hostile["faults"]["unreadable"] == 1, hostile
+
+
+@pytest.mark.parametrize("name", ["id_off_by_one", "id_true"])
+def test_a_reply_with_the_wrong_id_is_refused_at_once_not_waited_past(tmp_path: Path,
+                                                                     name: str) -> None:
+    """COM-6: only a request given up on may be answered late. A reply with any other id
+    is unreadable at once, and the log says which id was expected; it used to be dropped
+    as late, so that every decision of such a bot waited out its whole clock."""
+    record, log = play_hostile(tmp_path, name)
+    hostile = record["seats"][0]  # type: ignore[index]
+    assert hostile["faults"].get("unreadable", 0) > 0, hostile
+    assert hostile["faults"]["timeout"] == 0, hostile
+    sent = "0" if name == "id_off_by_one" else "true"
+    assert f"its reply carries id {sent}; expected 1, the id of the request it answers" in log
