@@ -172,6 +172,14 @@ def alive(pid: int) -> bool:
     return True
 
 
+def lower_limit(kind: int, wanted: int) -> None:
+    """Cap ``kind`` at ``wanted``, or at the hard limit the arena was started under where
+    that is lower (``ulimit -v`` on a shared machine): a limit may only be lowered."""
+    hard = resource.getrlimit(kind)[1]
+    limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    resource.setrlimit(kind, (limit, limit))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Apply the limits to this process, then execute the bot command in its place."""
     parser = argparse.ArgumentParser(prog="python -m arena.seats.sandbox")
@@ -193,9 +201,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("no command to run")
     for group in args.cgroup:
         (group / "cgroup.procs").write_text(str(os.getpid()))
-    resource.setrlimit(resource.RLIMIT_AS, (args.memory, args.memory))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (args.files, args.files))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    lower_limit(resource.RLIMIT_AS, args.memory)
+    lower_limit(resource.RLIMIT_FSIZE, args.files)
+    lower_limit(resource.RLIMIT_CORE, 0)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the cap, writes fail quietly
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # never outlive the referee that started it
     if args.confine:

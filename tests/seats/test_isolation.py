@@ -995,3 +995,29 @@ def test_delta_views_keep_requests_small() -> None:
     print(f"request bytes (mean, median, max): {summary}")
     assert max(delta) < 1024 < max(full)
     assert statistics.mean(delta) < statistics.mean(full) / 2
+
+
+LIMITS_SEEN = """
+import resource
+print(*(resource.getrlimit(k) for k in (resource.RLIMIT_AS, resource.RLIMIT_FSIZE)))
+"""
+
+
+def test_a_lower_hard_limit_of_the_arena_is_kept_not_raised() -> None:
+    """On a shared machine the arena may run under ``ulimit -v`` or ``ulimit -f`` below
+    the seat's limits; a limit may only be lowered, so the sandbox keeps the lower one.
+    It used to try to raise it, and no isolated bot could start at all."""
+    low_memory, low_files = 900 << 20, 100 << 10
+
+    def lower() -> None:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (low_memory, low_memory))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (low_files, low_files))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.seats.sandbox", "--memory", str(1 << 30), "--files",
+         str(1 << 20), "--", sys.executable, "-c", LIMITS_SEEN],
+        capture_output=True, text=True, timeout=120, preexec_fn=lower, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [f"({low_memory},", f"{low_memory})",
+                                   f"({low_files},", f"{low_files})"]
