@@ -29,6 +29,7 @@ import os
 import platform
 import signal
 import stat
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -365,29 +366,35 @@ def available() -> bool:
 
 @functools.cache
 def problem() -> str | None:
-    """Why bots cannot be confined here (None: they can), found once by confining a child
-    process for real: some systems allow the namespaces but not the mounts."""
+    """Why bots cannot be confined here (None: they can), found once by confining a fresh
+    process for real, as the sandbox does: some systems allow the namespaces but not the
+    mounts. Not a fork of this one: a referee that has made itself undumpable (its memory
+    holds every hand) passes that on, and an undumpable process, not being root, may not
+    write its own user maps, so the check would fail where the sandbox succeeds."""
     if sys.platform != "linux":
         return f"namespaces are a Linux feature (this is {sys.platform})"
     if platform.machine() not in SYS_PIVOT_ROOT:
         return f"pivot_root's system call number is not known for {platform.machine()}"
     folder = tempfile.mkdtemp(prefix="arena-confine-check-")
-    read, out = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover (a child process)
-        os.close(read)
-        try:
-            os.chdir(folder)
-            confine(python_paths(), [])
-            os._exit(0)
-        except BaseException as exc:
-            os.write(out, str(exc).encode()[:500])
-            os._exit(1)
-    os.close(out)
-    _, status = os.waitpid(pid, 0)
-    with os.fdopen(read, "rb") as pipe:
-        why = pipe.read().decode(errors="replace")
-    os.rmdir(folder)
-    if os.waitstatus_to_exitcode(status) == 0:
+    try:
+        done = subprocess.run([sys.executable, "-c", CHECK], cwd=folder, capture_output=True,
+                              timeout=60, check=False)
+    except subprocess.TimeoutExpired:
+        return "the check did not end within 60 s"
+    finally:
+        os.rmdir(folder)
+    if done.returncode == 0:
         return None
-    return why or f"the check exited with status {os.waitstatus_to_exitcode(status)}"
+    why = done.stdout.decode(errors="replace").strip()[:500]
+    return why or f"the check exited with status {done.returncode}"
+
+
+CHECK = """
+import sys
+from arena.seats.confine import confine, python_paths
+try:
+    confine(python_paths(), [])
+except BaseException as exc:
+    print(exc, flush=True)
+    sys.exit(1)
+"""

@@ -141,7 +141,9 @@ def test_command_bot_confinement_names_its_program_and_script(tmp_path: Path) ->
     script.write_text("#!/bin/sh\n")
     rules = confinement(BotSpec("sh", command=("sh", str(script))))
     assert rules is not None
-    assert str(script) in rules.read
+    # its folder where the bot's user may read it (always, under a referee not root)
+    assert str(script) in rules.read or str(tmp_path) in rules.read, rules.read
+    assert not any(str(tmp_path.parent) == path for path in rules.read), rules.read
 
 
 def test_without_namespaces_bots_run_unconfined_with_one_warning(
@@ -173,6 +175,27 @@ def test_a_path_given_through_a_symlink_is_there_under_both_names(tmp_path: Path
                           ({str(real / "book.txt")!r}, {str(link / "book.txt")!r})]))
     """
     assert run_confined(script, tmp_path, read=(str(link),)) == ["e4\n", "e4\n"]
+
+
+UNDUMPABLE_CHECK = """
+from arena.seats import confine
+from arena.seats.sandbox import harden_self
+harden_self()
+print(confine.problem())
+"""
+
+
+@needs_namespaces
+def test_the_check_confines_as_the_sandbox_does_in_a_referee_that_hid_its_memory() -> None:
+    """``arena play`` hides the referee's memory (undumpable) before it asks whether bots can
+    be confined. The check used to confine a fork of it, and an undumpable process that is
+    not root may not write its own user maps: every bot of a user not root then ran
+    unconfined, though the sandbox (a fresh process) could confine it. (Under root both
+    ways work; CI also runs this suite as a user who is not.)"""
+    done = subprocess.run([sys.executable, "-c", UNDUMPABLE_CHECK], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None"
 
 
 def test_elsewhere_than_linux_the_reason_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
