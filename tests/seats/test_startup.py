@@ -150,8 +150,8 @@ BROKEN = {
     "boom.py": "class Bot:\n    def __init__(self):\n        raise RuntimeError('boom at start')\n"
                "    def draw(self, view): return 'stock'\n"
                "    def play(self, view): return 'x'\n",
-    "table.py": "from pathlib import Path\n"
-                "TABLE = (Path(__file__).parent / 'data' / 'table.json').read_text()\n"
+    "table.py": "from pathlib import Path\n"  # its table is not in its own folder
+                "TABLE = (Path(__file__).parents[1] / 'data' / 'table.json').read_text()\n"
                 "from bots.random_bot import RandomBot as Bot\n",
 }
 CASES = [  # (the bot's config entry, what its one line must say)
@@ -169,8 +169,8 @@ CASES = [  # (the bot's config entry, what its one line must say)
 def broken_config(tmp_path: Path, entry: str, isolation: str = "process") -> Path:
     for name, source in BROKEN.items():
         (tmp_path / name).write_text(source, "utf-8")
-    (tmp_path / "data").mkdir(exist_ok=True)
-    (tmp_path / "data" / "table.json").write_text("{}", "utf-8")
+    (tmp_path.parent / "data").mkdir(exist_ok=True)  # beside the bot's folder, not in it
+    (tmp_path.parent / "data" / "table.json").write_text("{}", "utf-8")
     path = tmp_path / "broken.yaml"
     path.write_text(textwrap.dedent("""\
         name: broken
@@ -221,11 +221,12 @@ def test_every_bot_that_cannot_start_gets_its_line(tmp_path: Path) -> None:
 
 @needs_namespaces
 def test_a_file_the_bot_was_not_given_stops_it_from_starting(tmp_path: Path) -> None:
-    """Confined, a bot reads only its own file unless the config names more under read:."""
+    """Confined, a bot reads its own folder (or, where the bot's user may not, its own
+    file) and nothing else of yours unless the config names more under read:."""
     config = broken_config(tmp_path, "module: table.py:Bot")
     lines = refused_lines("validate", str(config))
     assert len(lines) == 1 and "FileNotFoundError" in lines[0] and "table.json" in lines[0]
-    config.write_text(config.read_text("utf-8") + "    read: [data]\n", "utf-8")
+    config.write_text(config.read_text("utf-8") + "    read: [../data]\n", "utf-8")
     assert runner.invoke(app, ["validate", str(config)]).exit_code == 0
 
 
