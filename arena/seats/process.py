@@ -75,7 +75,8 @@ class ProcessSeat:
         self.cgroups = new_seat_cgroups(self.limits.processes, self.limits.memory_mb << 20)
         wrapper = [sys.executable, "-m", "arena.seats.sandbox",
                    "--memory", str(self.limits.memory_mb << 20),
-                   "--files", str(self.limits.stderr_bytes)]
+                   "--files", str(self.limits.stderr_bytes),
+                   "--processes", str(self.limits.processes)]
         for group in self.cgroups:
             wrapper += ["--cgroup", str(group)]
         if self.confinement is not None:

@@ -185,6 +185,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m arena.seats.sandbox")
     parser.add_argument("--memory", type=int, required=True, help="address space, bytes")
     parser.add_argument("--files", type=int, required=True, help="largest file, bytes")
+    parser.add_argument("--processes", type=int, default=None,
+                        help="processes and threads, confined: counted in its own namespace")
     parser.add_argument("--cgroup", type=Path, action="append", default=[],
                         help="a cgroup to join (repeatable)")
     parser.add_argument("--confine", action="store_true",
@@ -213,6 +215,8 @@ def main(argv: list[str] | None = None) -> None:
             confine(args.read, args.write, network=args.network, hide=args.hide)
         except ConfineError as exc:
             sys.exit(f"arena.seats.sandbox: cannot confine the bot: {exc.strerror}")
+        if args.processes is not None:  # its user namespace counts its own processes only:
+            lower_limit(resource.RLIMIT_NPROC, args.processes)  # a cap without a pids cgroup
         drop_capabilities()
         become_bot_user()
     else:

@@ -61,6 +61,9 @@ PIDS = Path("/sys/fs/cgroup/pids")
 needs_pids_cgroup = pytest.mark.skipif(
     not os.access(PIDS / "cgroup.procs", os.W_OK),
     reason="no writable pids cgroup: a fork bomb would not be capped")
+needs_a_process_cap = pytest.mark.skipif(  # a confined bot's own user namespace: RLIMIT_NPROC
+    not os.access(PIDS / "cgroup.procs", os.W_OK) and not confine.available(),
+    reason="neither a writable pids cgroup nor confinement: a fork bomb would not be capped")
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
 GREEDY = BotSpec("greedy", "bots.greedy:GreedyBot")
@@ -224,11 +227,13 @@ def test_memory_hog_is_stopped_by_the_address_space_limit(tmp_path: Path,
     assert_contained(record, bot, cgroups)
 
 
-@needs_pids_cgroup
+@needs_a_process_cap
 def test_fork_bomb_is_capped_and_leaves_nothing(tmp_path: Path,
                                                 cgroups: list[Path]) -> None:
-    """The pids cgroup caps the bomb; its children left the process group (setsid), yet none
-    survives the game, and the cgroups are removed. (Its clock is roomy: forking takes a
+    """The pids cgroup caps the bomb, and so does RLIMIT_NPROC in the confined bot's own
+    user namespace where the referee may make no cgroup (a user not root); its children
+    left the process group (setsid), yet none survives the game, and the cgroups are
+    removed. (Its clock is roomy: forking takes a
     while on a busy machine, and its answer, not a timeout, shows the forking stopped.)"""
     report = tmp_path / "bomb.jsonl"
     bot = adversary("ForkBomb", spin=False, report=str(report))
@@ -239,7 +244,7 @@ def test_fork_bomb_is_capped_and_leaves_nothing(tmp_path: Path,
     assert_contained(record, bot, cgroups)
 
 
-@needs_pids_cgroup
+@needs_a_process_cap
 @pytest.mark.slow
 def test_spinning_fork_bomb_does_not_starve_the_honest_seats(
         tmp_path: Path, cgroups: list[Path]) -> None:
