@@ -186,8 +186,10 @@ def bot_class_in(file: Path) -> str:
     try:
         tree = ast.parse(source, filename=str(file))
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
-        # the parser gives up on deep nesting with a MemoryError of no message
-        why = " ".join(str(exc).split())[:120] or "nested too deeply for the parser"
+        # the parser gives up on deep nesting with a MemoryError, of no message or of one
+        # that changes with the Python version: the arena's own words, the same on each
+        deep = isinstance(exc, MemoryError | RecursionError)
+        why = "nested too deeply for the parser" if deep else " ".join(str(exc).split())[:120]
         raise BadInput(f"{file}: cannot be read as Python ({type(exc).__name__}: "
                        f"{why})") from exc
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
