@@ -354,7 +354,9 @@ class Peeker(_Honest):
         while frame is not None:
             frames.append(frame)
             frame = frame.f_back  # type: ignore[assignment]
-        self._search([self.view, *(f.f_locals for f in frames)], "view_walk", deadline, depth=4)
+        # dict(): from Python 3.13 a frame's f_locals is a proxy, not a dict (PEP 667)
+        self._search([self.view, *(dict(f.f_locals) for f in frames)], "view_walk", deadline,
+                     depth=4)
         self._search([f.f_globals for f in frames], "view_walk", deadline, depth=3)
 
     def _walk_gc(self, deadline: float) -> None:
