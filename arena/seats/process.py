@@ -31,6 +31,7 @@ from arena.seats.sandbox import (
 )
 from arena.seats.seat import Answer, Confinement, Limits
 
+MAX_TREE = 256  # processes read to add up a bot's CPU without a cgroup (its cap is 64)
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
 WORD_S = 0.2  # for a host's word after end_game once the seats before it took the wait
 DRAIN_WAIT_S = 5.0  # for the rest of a killed bot's stderr to reach its log
@@ -437,14 +438,41 @@ def bot_environment(organiser: Mapping[str, str], *, home: str | None) -> dict[s
     return {**kept, **({"HOME": home} if home else {})}
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process, from /proc (0 where unavailable)."""
+def _cpu_seconds(root: int) -> float:
+    """User plus system CPU time of a process and of every process below it, living or
+    reaped, from /proc (0 where unavailable). Without a cpuacct cgroup, the bot is not the
+    process the referee started: confined, it is the sandbox's child, and a Python bot's
+    game is a child of its host; a bot's orphans stay below it in its PID namespace."""
+    ticks, todo, seen = 0, [root], set[int]()
+    while todo and len(seen) < MAX_TREE:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            ticks += sum(int(n) for n in fields[11:15])  # utime stime cutime cstime
+        except (OSError, IndexError, ValueError):
+            continue
+        todo += _children(pid)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of a process's children, from each of its threads' list."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found = []
+    for tid in threads:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found += [int(n) for n in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 def host_command(spec: BotSpec) -> list[str]:

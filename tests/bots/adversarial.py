@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import sys
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterator
@@ -97,6 +98,27 @@ class InfiniteLoop(_Honest):
         n = 0
         while True:
             n += 1
+
+
+class Burner(_Honest):
+    """Answers every decision in time, after ``pause_s``, but from its start burns CPU in a
+    thread of its game: only ``limits.cpu_s_per_game`` stops it."""
+
+    def __init__(self, pause_s: float = 0.01, **kw: str) -> None:
+        super().__init__(**kw)
+        self.pause_s = pause_s
+
+    def start_game(self, info: GameInfo) -> None:
+        super().start_game(info)
+        threading.Thread(target=_spin, daemon=True).start()
+
+    def attack(self, view: View) -> None:
+        time.sleep(self.pause_s)
+
+
+def _spin() -> None:
+    while True:
+        pass
 
 
 class Crasher(_Honest):

@@ -407,6 +407,19 @@ def test_stuck_bot_in_a_long_game_does_not_block_the_referee(cls: str) -> None:
     assert ok, detail
 
 
+def test_a_bot_burning_cpu_between_its_answers_is_stopped_by_its_cpu_cap() -> None:
+    """limits.cpu_s_per_game counts every process of a bot: its cpuacct cgroup, and without
+    one (a referee not root) the processes below the one the referee started, where a
+    confined bot and a Python bot's game child run. There it used to count that process
+    alone, which only waits for the bot, and the cap never held."""
+    bot = adversary("Burner")
+    record = play_game(Indian13, [GREEDY, bot], seed=5, isolation="process",
+                       options={"players": 2, "match": {"deals": 8}}, clock=ROOMY,
+                       limits=dataclasses.replace(LIMITS, cpu_s_per_game=1.0))
+    assert faults(record, 1).get("crash", 0) > 0, faults(record, 1)
+    assert faults(record, 0) == {}
+
+
 def test_bot_silent_past_its_grace_is_restarted(tmp_path: Path) -> None:
     """DESIGN: the referee kills and restarts a seat that stays silent. The loop never
     answers its first play again, so past the grace period (300 ms) it must be replaced
