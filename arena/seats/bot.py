@@ -98,7 +98,7 @@ class BotSpec:
         digest = hashlib.sha256(named.encode())
         for file in self.source_files():  # read in pieces: a command's binary may be large
             digest.update(b"\n")
-            with file.open(errors="replace") as text:
+            with file.open(encoding="utf-8", errors="replace") as text:  # any locale
                 while piece := text.read(1 << 20):
                     digest.update(piece.encode())
         return digest.hexdigest()[:16]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -139,6 +140,27 @@ def test_the_source_hash_is_the_files_text_read_in_pieces(tmp_path: Path) -> Non
     text = data.replace(b"\r\n", b"\n").decode(errors="replace")
     whole = hashlib.sha256(f"{source}:Bot\n{text}".encode()).hexdigest()[:16]
     assert spec.source_hash() == whole
+
+
+HASH_IN_ASCII_LOCALE = """
+import sys
+from arena.seats.bot import BotSpec
+print(BotSpec("mine", sys.argv[1]).source_hash())
+"""
+
+
+def test_the_source_hash_is_the_same_under_any_locale(tmp_path: Path) -> None:
+    """A resumed run, or a cluster's worker, may run under another locale; the hash must not
+    change with it. It was read in the locale's encoding: under an ASCII one (C, neither
+    coerced nor in UTF-8 mode) a bot file with an accented comment hashed differently."""
+    source = tmp_path / "bot.py"
+    source.write_text("# joué\nclass Bot:\n    pass\n", "utf-8")
+    target = f"{source}:Bot"
+    ascii_env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0",
+                 "PYTHONCOERCECLOCALE": "0"}
+    done = subprocess.run([sys.executable, "-c", HASH_IN_ASCII_LOCALE, target], env=ascii_env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == BotSpec("mine", target).source_hash()
 
 
 # --------------------------------------------------------------------------- bots that cannot start
