@@ -80,6 +80,16 @@ class Format:
     duplicate: bool = True
 
 
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (``taskset``, a container's or a batch job's
+    cpuset), as Python 3.13's ``os.process_cpu_count`` counts them: a worker more than
+    there are would only wait its turn. All of the machine's where the system cannot say."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
     """A validated tournament."""
@@ -93,7 +103,7 @@ class Config:
     faults: FaultPolicy = field(default_factory=FaultPolicy)
     isolation: Isolation = "process"
     limits: Limits = field(default_factory=Limits)
-    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    workers: int = field(default_factory=lambda: usable_cpus())
     affinity: bool = True  # each pool worker and its bots keep to one CPU
     seed: int | None = None  # None: drawn at random when the tournament starts (settle_seed)
     output: Path = Path("results")
@@ -244,7 +254,7 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
                     faults=_faults(raw.get("faults", {}), where), isolation=isolation,
                     limits=_limits(raw.get("limits", {}), where),
                     workers=_override(over, "workers", WORKERS) or _bounded(
-                        raw, "workers", WORKERS, min(os.cpu_count() or 1, WORKERS.high), (),
+                        raw, "workers", WORKERS, min(usable_cpus(), WORKERS.high), (),
                         where),
                     affinity=_typed(raw, "affinity", bool, True, (), where, "true or false"),
                     seed=_override(over, "seed", SEED) if over.get("seed") is not None

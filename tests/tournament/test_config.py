@@ -205,6 +205,16 @@ def test_name_cannot_leave_the_output_folder(tmp_path: Path, name: str) -> None:
 # ---------------------------------------------------------------- good configs
 
 
+def test_workers_default_to_the_cpus_this_process_may_use(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under taskset, or in a container or batch job given 2 of a machine's 64 CPUs, the
+    pool has 2 workers, not 64 (os.cpu_count() counts the machine's)."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3, 5})
+    config = load_config(write(tmp_path, BASE.replace("workers: 1\n", "")))
+    assert config.workers == 2
+
+
 def test_good_config_loads_with_defaults(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, BASE.replace("workers: 1\n", "")
                                     .replace("seed: 1\n", "")))
@@ -218,7 +228,7 @@ def test_good_config_loads_with_defaults(tmp_path: Path) -> None:
     assert config.format == Format(type="round-robin", candidate=None, games=2,
                                    duplicate=True)
     assert config.games_per_table == 2
-    assert config.workers == (os.cpu_count() or 1)
+    assert config.workers == len(os.sched_getaffinity(0))
     assert config.seed is None  # drawn at random when the tournament starts
     assert config.output == Path("results")
     assert config.results_dir == Path("results") / "t"
