@@ -60,7 +60,8 @@ CPU_SHARES = 256  # a quarter of the default weight: the referee wins when cores
 def new_seat_cgroups(processes: int, memory_bytes: int | None = None) -> list[Path]:
     """Fresh cgroups for one bot process: pids (caps its processes), memory (caps it and all
     its children together), cpu (caps them at one core, at low weight) and cpuacct
-    (measures them all). Empty where the cgroup file system is closed. Groups left by a
+    (measures them all), in the version 1 hierarchies. Empty where the cgroup file system
+    is closed or has none of them. Groups left by a
     referee that died are reaped first."""
     reap_orphan_cgroups()
     name = f"r{os.getpid()}-{uuid.uuid4().hex[:10]}"  # r<referee pid>-<random>
@@ -72,7 +73,10 @@ def new_seat_cgroups(processes: int, memory_bytes: int | None = None) -> list[Pa
                                           "cpu.cfs_quota_us": str(CPU_QUOTA_US),
                                           "cpu.shares": str(CPU_SHARES)}),
                                  ("cpuacct", {})):
-        group = CGROUP_ROOT / controller / "rummy-arena" / name
+        hierarchy = CGROUP_ROOT / controller
+        if not (hierarchy / "cgroup.procs").is_file():  # not mounted here (a v2-only machine):
+            continue  # a folder made there would be a stray cgroup, or no cgroup at all
+        group = hierarchy / "rummy-arena" / name
         try:
             group.mkdir(parents=True)
             for key, value in settings.items():

@@ -288,6 +288,17 @@ def test_fork_bomb_children_are_reaped_after_a_killed_referee(tmp_path: Path) ->
     assert left == [], f"{len(left)} processes of the fork bomb are still running"
 
 
+def test_no_cgroup_folder_is_made_where_no_controller_is_mounted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seats' cgroups are made in the version 1 hierarchies (/sys/fs/cgroup/pids, ...).
+    Where one is not mounted, as on a machine with only the unified hierarchy, its folder
+    would be a stray cgroup of the wrong kind (or a plain folder), so none is made; it used
+    to be, parents and all."""
+    monkeypatch.setattr(arena.seats.sandbox, "CGROUP_ROOT", tmp_path)
+    assert arena.seats.sandbox.new_seat_cgroups(8, 1 << 30) == []
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_working_folders_of_a_killed_referee_are_removed_by_the_next(tmp_path: Path) -> None:
     """README: a run may be stopped by kill -9. Each bot process works in a folder of its own
     under the temporary folder, which its referee removes; one killed first cannot, so the
