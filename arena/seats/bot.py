@@ -195,14 +195,23 @@ def bot_class_in(file: Path) -> str:
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
     bots = [c.name for c in classes if {"draw", "play"} & {
         f.name for f in c.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}]
+    kind = "bot classes"
+    if not bots:  # class Mine(GreedyBot) inherits its moves: its start checks it has them
+        bots, kind = [c.name for c in classes if _derived(c)], "classes derived from others"
     if len(bots) > 1:
-        raise BadInput(f"{file} defines several bot classes ({', '.join(bots)}): name one, "
+        raise BadInput(f"{file} defines several {kind} ({', '.join(bots)}): name one, "
                        f"as {file.name}:{bots[0]}")
     if not bots:
         names = ", ".join(c.name for c in classes) or "none"
         raise BadInput(f"{file}: no bot class (one with draw(view) and play(view)); classes "
                        f"defined: {names}")
     return bots[0]
+
+
+def _derived(node: ast.ClassDef) -> bool:
+    """Whether a class names a base other than ``object``, from which it may inherit draw
+    and play."""
+    return any(not (isinstance(base, ast.Name) and base.id == "object") for base in node.bases)
 
 
 def own_folder(file: Path) -> Path | None:

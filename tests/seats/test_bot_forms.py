@@ -175,6 +175,28 @@ def test_arena_play_seats_every_python_form(contest: Path, isolation: str) -> No
     assert all(r[-1] == "0" for r in rows), done.stdout  # no faults
 
 
+@pytest.mark.parametrize(("source", "seated", "refused"), [
+    ("from bots.greedy import GreedyBot\n\n\nclass Mine(GreedyBot):\n    pass\n", "Mine", ""),
+    ("from typing import NamedTuple\nfrom bots.greedy import GreedyBot\n\n\n"
+     "class Move(NamedTuple):\n    x: int\n\n\nclass Mine(GreedyBot):\n    pass\n", "",
+     "defines several classes derived from others (Move, Mine): name one"),
+    ("class Helper(dict):\n    pass\n", "", "class 'Helper' has no draw(view) method"),
+])
+def test_a_bare_file_whose_bot_inherits_its_moves_is_seated(
+        tmp_path: Path, source: str, seated: str, refused: str) -> None:
+    """``class Mine(GreedyBot): pass`` in a file named alone: its moves are inherited, so
+    no method of its own shows in the file; the one derived class is the bot. It used to
+    be refused: 'no bot class ...; classes defined: Mine'."""
+    (tmp_path / "mine.py").write_text(source)
+    done = arena("play", "indian13", "mine.py", "random", "--isolation", "inprocess",
+                 cwd=tmp_path)
+    if seated:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[3].split()[1] == seated
+    else:
+        assert done.returncode == 2 and refused in done.stderr, done.stderr
+
+
 @needs_node
 def test_arena_play_seats_a_command_bot_that_requires_its_own_module(contest: Path) -> None:
     (contest / "lib.js").write_text("module.exports = { source: 'stock' };\n")
