@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from arena.engine.view import RoundSummary, View
+from arena.errors import BadInput
 from arena.seats import confine
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.process import ProcessSeat, host_command
@@ -61,10 +62,22 @@ def confinement(spec: BotSpec, hide: Sequence[Path] = ()) -> Confinement | None:
     if why is not None:
         _warn_unconfined(why)
         return None
+    for file in _own_files(spec):  # which a root referee's bot reads as nobody: said once
+        why = confine.unusable_by_bots(str(file), writable=False)
+        if why:
+            raise BadInput(f"bot {spec.name!r}: {file} {why}")
     own = confine.command_paths(list(spec.command)) if spec.command is not None else \
         [*confine.python_paths(), *confine.module_paths(spec.target)]
     return Confinement(read=(*own, *spec.read), write=spec.write, network=spec.network,
                        hide=tuple(str(Path(h).resolve()) for h in hide))
+
+
+def _own_files(spec: BotSpec) -> list[Path]:
+    """The bot's own files that exist (one that is missing, its start names)."""
+    try:
+        return [file for file in spec.source_files() if file.exists()]
+    except BadInput:
+        return []
 
 
 @functools.cache

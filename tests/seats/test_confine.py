@@ -366,6 +366,22 @@ def test_a_path_a_root_referees_bot_cannot_use_is_refused_at_config(tmp_path: Pa
     assert load_config(config).bots[0].write == (str((tmp_path / "notes").resolve()),)
 
 
+@needs_root
+@needs_namespaces
+def test_a_bot_file_a_root_referees_bot_cannot_read_is_named_before_any_game(
+        tmp_path: Path) -> None:
+    """Under a root referee the bot runs as uid 65534; its own file written under umask 077
+    is a one-line refusal that says what to do, where it used to be the bot's start error,
+    'PermissionError: [Errno 13] Permission denied: ...'."""
+    bot = tmp_path / "mine.py"
+    bot.write_text("from bots.random_bot import RandomBot as Mine\n", "utf-8")
+    bot.chmod(0o600)
+    spec = BotSpec("mine", f"{bot}:Mine")
+    with pytest.raises(BadInput, match=r"bot 'mine': .*mine.py is not readable by uid 65534"
+                                       r".*chmod o\+r it"):
+        make.make_seat(spec, isolation="process")
+
+
 def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
     """limits.memory_mb holds for the bot and every process it starts, together (a memory
     cgroup): of five children that take 150 MB each and keep it 6 s, at most three keep
