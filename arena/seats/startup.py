@@ -8,6 +8,7 @@ this process, not even to check it.
 
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -16,11 +17,12 @@ from typing import Any
 
 from arena.engine.game import Game
 from arena.errors import BadInput
-from arena.seats.bot import BotSpec, GameInfo
+from arena.seats.bot import BotSpec, GameInfo, own_folder
 from arena.seats.make import Isolation, make_seat
 from arena.seats.seat import Limits
 
 TRACEBACK = "Traceback (most recent call last):"
+MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 # our own exception names and the sandbox wrapper's name say nothing to a user
 OWN_PREFIXES = ("arena.errors.BadInput: ", "arena.seats.sandbox: error: ")
 
@@ -57,7 +59,23 @@ def check_bots_start(specs: Sequence[BotSpec], **how: Any) -> None:
 
 def _problem(spec: BotSpec, error: str) -> str:
     where = f"{spec.origin}: " if spec.origin else ""
-    return f"{where}bot {spec.name!r} cannot start: {error}"
+    return f"{where}bot {spec.name!r} cannot start: {error}{_too_wide_hint(spec, error)}"
+
+
+def _too_wide_hint(spec: BotSpec, error: str) -> str:
+    """Why a module beside the bot's file is not found: a file directly in the home folder,
+    / or /tmp gets only itself, never the folder (README)."""
+    missing = MISSING_MODULE.search(error)
+    where = spec.target.rpartition(":")[0] if spec.command is None else ""
+    if missing is None or not where.endswith(".py"):
+        return ""
+    file = Path(where).resolve()
+    top = missing.group(1).partition(".")[0]
+    if own_folder(file) is not None or not any(
+            p.exists() for p in (file.parent / f"{top}.py", file.parent / top)):
+        return ""
+    return (f" ({top!r} sits beside it in {file.parent}, a folder no bot is given: put the "
+            f"bot and its modules in a folder of their own)")
 
 
 def _error_line(log: Path, timed_out: bool) -> str:

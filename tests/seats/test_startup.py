@@ -252,6 +252,24 @@ def test_a_file_the_bot_was_not_given_stops_it_from_starting(tmp_path: Path) -> 
     assert runner.invoke(app, ["validate", str(config)]).exit_code == 0
 
 
+@pytest.mark.parametrize("isolation", ["inprocess", pytest.param(
+    "process", marks=pytest.mark.skipif(not confine.available(), reason="no namespaces"))])
+def test_a_helper_beside_a_bot_in_the_home_folder_is_explained(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolation: str) -> None:
+    """A file directly in the home folder gets only itself (README): its helper beside it
+    is not found, and the start error now says why instead of a bare ModuleNotFoundError."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "helper.py").write_text("SOURCE = 'stock'\n", "utf-8")
+    (tmp_path / "bot.py").write_text("import helper\nfrom bots.random_bot import RandomBot\n"
+                                     "\n\nclass Mine(RandomBot):\n    pass\n", "utf-8")
+    lines = refused_lines("play", "indian13", str(tmp_path / "bot.py"), "random",
+                          "--isolation", isolation)
+    assert len(lines) == 1, lines
+    assert lines[0].endswith(f"No module named 'helper' ('helper' sits beside it in "
+                             f"{tmp_path.resolve()}, a folder no bot is given: put the bot "
+                             f"and its modules in a folder of their own)"), lines[0]
+
+
 def test_a_bot_that_never_says_ready_is_named(tmp_path: Path) -> None:
     (tmp_path / "sleepy.py").write_text("import time\ntime.sleep(600)\n", "utf-8")
     spec = BotSpec("sleepy", f"{tmp_path / 'sleepy.py'}:Bot", origin="bot 0")
