@@ -23,7 +23,6 @@ from arena.referee import Referee
 from arena.seats.bot import BotSpec
 from arena.seats.make import Seat, make_seat
 from arena.seats.process import ProcessSeat
-from arena.seats.sandbox import cgroup_cpu_seconds
 from arena.variants import find_variant
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
@@ -66,8 +65,8 @@ def games_per_second(flights: int, games: int, isolation: str) -> tuple[float, f
 
 
 def seats_cpu(tables: list[list[Seat]]) -> float:
-    """CPU seconds of the isolated seats' processes so far, from their cgroups."""
-    return sum(cgroup_cpu_seconds(s.cgroups) or 0.0 for seats in tables for s in seats
+    """CPU seconds of the isolated seats' processes so far: their cgroups, else /proc."""
+    return sum(s.cpu_seconds() for seats in tables for s in seats
                if isinstance(s, ProcessSeat))
 
 

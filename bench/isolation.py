@@ -5,7 +5,8 @@
 Plays Indian Rummy games between four copies of a bot that answers at once (draw from the
 stock, discard the card drawn), first in-process, then each seat in its own process, and
 prints per-decision time as the referee measures it (p50, p99), games per second, and the
-CPU time spent per decision by the referee and by the bots (their cgroups; isolated only).
+CPU time spent per decision by the referee and by the bots (their cgroups, else /proc;
+isolated only).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from arena.referee import Referee
 from arena.seats.bot import BotSpec
 from arena.seats.make import Seat, make_seat
 from arena.seats.process import ProcessSeat
-from arena.seats.sandbox import cgroup_cpu_seconds
 from arena.variants import find_variant
 
 QUICK = BotSpec("quick", "bench._quick_bot:QuickBot")
@@ -38,7 +38,7 @@ class Run:
     ask_ns: tuple[int, ...]  # perf_counter_ns around each seat's ask, when asked for
     games_per_s: float
     referee_us: float  # this process's CPU per decision
-    bots_us: float  # the seats' cgroups' CPU per decision (0 in process)
+    bots_us: float  # the seats' CPU per decision (0 in process)
 
 
 class _Clocked:
@@ -117,8 +117,9 @@ def main() -> None:
 
 
 def bot_cpu(seats: list[Seat]) -> float:
-    """CPU seconds used so far by the isolated seats' processes (0 in process)."""
-    return sum(cgroup_cpu_seconds(s.cgroups) or 0.0 for s in seats if isinstance(s, ProcessSeat))
+    """CPU seconds used so far by the isolated seats' processes (0 in process): their
+    cgroups, else what /proc says of the processes below each seat's."""
+    return sum(s.cpu_seconds() for s in seats if isinstance(s, ProcessSeat))
 
 
 if __name__ == "__main__":

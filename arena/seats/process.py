@@ -257,7 +257,7 @@ class ProcessSeat:
         self.launch()
         self.played = True
         assert info is not None and self.proc is not None
-        self.cpu_start = self._cpu_used()
+        self.cpu_start = self.cpu_seconds()
         self.ready_by = time.monotonic() + self.limits.startup_ms / 1000
         if not self._send(hello(info)):
             self._kill()
@@ -335,11 +335,13 @@ class ProcessSeat:
         if now < self.cpu_checked + 0.5:  # /proc is read at most twice a second
             return False
         self.cpu_checked = now
-        return self._cpu_used() - self.cpu_start > self.limits.cpu_s_per_game
+        return self.cpu_seconds() - self.cpu_start > self.limits.cpu_s_per_game
 
-    def _cpu_used(self) -> float:
-        """CPU seconds of the bot and every process it started (its cgroup), else its own."""
-        assert self.proc is not None
+    def cpu_seconds(self) -> float:
+        """CPU seconds of the bot and every process it started: its cpuacct cgroup, else
+        the processes below the one the referee started (0 while none runs)."""
+        if self.proc is None:
+            return 0.0
         group = cgroup_cpu_seconds(self.cgroups)
         return _cpu_seconds(self.proc.pid) if group is None else group
 
