@@ -195,12 +195,13 @@ def bot_class_in(file: Path) -> str:
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
     bots = [c.name for c in classes if {"draw", "play"} & {
         f.name for f in c.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}]
-    kind = "bot classes"
+    kind, example = "bot classes", 0
     if not bots:  # class Mine(GreedyBot) inherits its moves: its start checks it has them
-        bots, kind = [c.name for c in classes if _derived(c)], "classes derived from others"
+        bots = [c.name for c in classes if _derived(c)]
+        kind, example = "classes derived from others", -1  # helpers usually come first
     if len(bots) > 1:
         raise BadInput(f"{file} defines several {kind} ({', '.join(bots)}): name one, "
-                       f"as {file.name}:{bots[0]}")
+                       f"as {file.name}:{bots[example]}")
     if not bots:
         names = ", ".join(c.name for c in classes) or "none"
         raise BadInput(f"{file}: no bot class (one with draw(view) and play(view)); classes "

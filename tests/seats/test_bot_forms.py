@@ -179,7 +179,7 @@ def test_arena_play_seats_every_python_form(contest: Path, isolation: str) -> No
     ("from bots.greedy import GreedyBot\n\n\nclass Mine(GreedyBot):\n    pass\n", "Mine", ""),
     ("from typing import NamedTuple\nfrom bots.greedy import GreedyBot\n\n\n"
      "class Move(NamedTuple):\n    x: int\n\n\nclass Mine(GreedyBot):\n    pass\n", "",
-     "defines several classes derived from others (Move, Mine): name one"),
+     "defines several classes derived from others (Move, Mine): name one, as mine.py:Mine"),
     ("class Helper(dict):\n    pass\n", "", "class 'Helper' has no draw(view) method"),
 ])
 def test_a_bare_file_whose_bot_inherits_its_moves_is_seated(
