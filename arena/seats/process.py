@@ -224,10 +224,10 @@ class ProcessSeat:
 
     def _late(self, reply_id: object) -> bool:
         """Whether ``reply_id`` is that of a request given up on (then no longer owed)."""
-        if not isinstance(reply_id, int | float) or isinstance(reply_id, bool) \
-                or reply_id not in self.owed:
+        number = _id_number(reply_id)
+        if number is None or number not in self.owed:
             return False
-        self.owed.discard(int(reply_id))
+        self.owed.discard(number)
         return True
 
     # ---------------------------------------------------------------- the seat interface
@@ -306,13 +306,13 @@ class ProcessSeat:
         if isinstance(reply, str):
             if reply == "timeout":
                 self.owed.add(rid)
-            if reply == "timeout" and self.stale is None:  # grace runs from the first miss
-                self.stale = time.monotonic() + self.limits.grace_ms / 1000
+                if self.stale is None:  # grace runs from the first miss
+                    self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
                 self._relaunch()
             return Answer(None, reply, elapsed)
         self.stale = None
-        if not _answers(reply.get("id"), rid):
+        if _id_number(reply.get("id")) != rid:
             return Answer(None, "unreadable", elapsed,
                           f"its reply carries id {_shown(reply.get('id'))}; expected {rid}, "
                           f"the id of the request it answers")
@@ -387,11 +387,14 @@ class ProcessSeat:
         return None if self._send(msg) else "crash"
 
 
-def _answers(reply_id: object, request_id: int) -> bool:
-    """Whether a reply's id is the request's: a JSON number of that value (1.0 is 1), not
-    a boolean, which Python would count as 1."""
-    return isinstance(reply_id, int | float) and not isinstance(reply_id, bool) \
-        and reply_id == request_id
+def _id_number(reply_id: object) -> int | None:
+    """A reply's id as a request number: a JSON number of whole value (1.0 is 1); None for
+    anything else, a boolean too, which Python would count as 1."""
+    if isinstance(reply_id, bool):
+        return None
+    if isinstance(reply_id, float):
+        return int(reply_id) if reply_id.is_integer() else None
+    return reply_id if isinstance(reply_id, int) else None
 
 
 def _shown(value: object) -> str:
