@@ -164,8 +164,19 @@ def _setup_logging(folder: Path) -> logging.Handler:
     root = logging.getLogger()
     root.setLevel(logging.INFO)
     root.addHandler(handler)
-    multiprocessing_logging.install_mp_handler()
+    _relay_from_workers(root)
     return handler
+
+
+def _relay_from_workers(logger: logging.Logger) -> None:
+    """Wrap each of the logger's handlers in a relay that carries the workers' records to
+    this process, as ``multiprocessing_logging.install_mp_handler`` does, whatever the
+    default start method: that function refuses any default but "fork" (Python 3.14's
+    default on Linux is "forkserver"), yet the pool forks its workers in any case."""
+    for index, handler in enumerate(list(logger.handlers)):
+        logger.removeHandler(handler)
+        logger.addHandler(multiprocessing_logging.MultiProcessingHandler(
+            f"mp-handler-{index}", sub_handler=handler))
 
 
 def _stop_logging(handler: logging.Handler) -> None:

@@ -502,6 +502,27 @@ def test_ctrl_c_stops_with_130_and_a_resume_hint(tmp_path: Path, workers: int,
     wait_until_gone(below, timeout=30)  # no worker or bot process outlives the run
 
 
+# The arena where processes start by "forkserver" unless told otherwise: Python 3.14's default
+# on Linux
+FORKSERVER_ARENA = (sys.executable, "-c", "import multiprocessing; "
+                    "multiprocessing.set_start_method('forkserver'); "
+                    "from arena.cli.app import main; main()")
+
+
+def test_a_run_works_whatever_the_default_start_method(tmp_path: Path) -> None:
+    """Where processes start by "forkserver" by default (Python 3.14 on Linux), the pool
+    still forks its workers, and what the referee logs in a worker (here an in-process bot's
+    illegal plays) still reaches arena.log."""
+    bot = ROOT / "tests" / "bots" / "faulty_bots.py"
+    config, proc = start_run(tmp_path, name="forkserver", workers=2, third=f"{bot}:IllegalPlay",
+                             command=FORKSERVER_ARENA)
+    _, err = finish(proc, 120)
+    assert proc.returncode == 0, err
+    assert len(ids_in(games_file(config))) == len(schedule_for(config)) == 6
+    log = (config.results_dir / "arena.log").read_text("utf-8")
+    assert "ForkPoolWorker" in log and "(random-2) illegal" in log, log[-2000:]
+
+
 def test_ctrl_c_while_the_bots_first_start_says_no_game_was_played(tmp_path: Path) -> None:
     bot = ROOT / "tests" / "bots" / "faulty_bots.py"
     _, proc = start_run(tmp_path, name="slow", isolation="process", third=f"{bot}:SlowStart")
