@@ -168,12 +168,12 @@ def use_precompiled() -> None:
         return
     compile_source = SourceFileLoader.source_to_code
 
-    def source_to_code(self: SourceFileLoader, data: Any, path: str, *,
-                       _optimize: int = -1) -> CodeType:
+    def source_to_code(self: SourceFileLoader, data: Any, path: str, *rest: Any,
+                       _optimize: int = -1) -> CodeType:  # rest: 3.15 adds the module's name
         known = COMPILED.get(os.path.realpath(path))
         if known is not None and known[0] == data and _optimize == -1:
             return known[1]
-        return compile_source(self, data, path, _optimize=_optimize)
+        return compile_source(self, data, path, *rest, _optimize=_optimize)
 
     SourceFileLoader.source_to_code = source_to_code  # type: ignore[method-assign,assignment]
 

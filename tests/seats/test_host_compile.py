@@ -13,9 +13,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
+import pytest
+
 from arena.referee import FaultEvent, Referee
+from arena.seats import host
 from arena.seats.bot import BotSpec
 from arena.seats.make import make_seat
 from arena.variants import find_variant
@@ -120,3 +124,20 @@ def test_a_precompiled_bot_that_raises_names_its_own_file_and_line(tmp_path: Pat
     details = " ".join(event.detail for event in events if event.seat == 0)
     assert f'File "{bot}", line 3, in draw' in details
     assert "ValueError: no draw today" in details
+
+
+def test_the_host_s_code_serves_an_import_that_names_its_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From Python 3.15 the import system passes the module's name to ``source_to_code`` as
+    a third argument. The child's hook takes it and still serves the host's code; it used to
+    refuse it, and on 3.15 no Python bot could start in a seat process."""
+    bot = tmp_path / "mine.py"
+    bot.write_text("ANSWER = 42\n", encoding="utf-8")
+    monkeypatch.setattr(host, "COMPILED", {})
+    monkeypatch.setattr(SourceFileLoader, "source_to_code", SourceFileLoader.source_to_code,
+                        raising=False)  # the hook below is undone with the test
+    host.precompile([bot])
+    host.use_precompiled()
+    loader = SourceFileLoader("mine", str(bot))
+    code = loader.source_to_code(bot.read_bytes(), str(bot), "mine")  # as 3.15 calls it
+    assert code is host.COMPILED[os.path.realpath(bot)][1]
