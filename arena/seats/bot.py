@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import errno
 import hashlib
 import importlib
 import importlib.util
 import os
+import stat
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -87,7 +89,8 @@ class BotSpec:
         where = self.target.rpartition(":")[0]
         if not where.endswith(".py"):
             return [module_file(where)]
-        if not Path(where).is_file():
+        found = stat_or_none(Path(where))
+        if found is None or not stat.S_ISREG(found.st_mode):
             raise BadInput(_not_a_file(Path(where)))
         return [Path(where)]
 
@@ -150,6 +153,22 @@ def _bot_file(where: str, base: Path) -> Path:
         return path.resolve()
     except (OSError, RuntimeError):  # a symlink loop: source_files() says so
         return path
+
+
+ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # "not there" to Path.exists
+
+
+def stat_or_none(path: Path) -> os.stat_result | None:
+    """The path's status, or None where nothing is there; an OSError where it cannot be
+    checked (a name too long, a folder that may not be searched), as Python 3.11 to 3.13's
+    ``Path.exists`` and ``is_file`` raise it. From 3.14 those return False instead, and an
+    error would say "no file" where it should say why."""
+    try:
+        return path.stat()
+    except OSError as exc:
+        if exc.errno in ABSENT:
+            return None
+        raise
 
 
 def _not_a_file(path: Path) -> str:

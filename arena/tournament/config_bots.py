@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.errors import BadInput, shown
 from arena.seats import confine
-from arena.seats.bot import BOT_FORMS, BotSpec, bot_target
+from arena.seats.bot import BOT_FORMS, BotSpec, bot_target, stat_or_none
 from arena.tournament.config_file import (
     _check_keys,
     _typed,
@@ -127,7 +127,7 @@ def _paths(raw: Any, at: tuple[str | int, ...], where: _Where, base: Path, *,
     for i, text in enumerate(raw):
         try:
             path = (base / text).resolve()
-            missing = not path.exists()
+            missing = stat_or_none(path) is None  # the same answer on every Python
         except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
             raise where.error((*at, i), f"cannot be checked ({exc})") from exc
         if missing:
