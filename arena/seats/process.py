@@ -338,7 +338,7 @@ class ProcessSeat:
         return self.cpu_seconds() - self.cpu_start > self.limits.cpu_s_per_game
 
     def cpu_seconds(self) -> float:
-        """CPU seconds of the bot and every process it started: its cpuacct cgroup, else
+        """CPU seconds of the bot and every process it started: its cgroup, else
         the processes below the one the referee started (0 while none runs)."""
         if self.proc is None:
             return 0.0
@@ -445,7 +445,7 @@ def bot_environment(organiser: Mapping[str, str], *, home: str | None) -> dict[s
 
 def _cpu_seconds(root: int) -> float:
     """User plus system CPU time of a process and of every process below it, living or
-    reaped, from /proc (0 where unavailable). Without a cpuacct cgroup, the bot is not the
+    reaped, from /proc (0 where unavailable). Without a cgroup, the bot is not the
     process the referee started: confined, it is the sandbox's child, and a Python bot's
     game is a child of its host; a bot's orphans stay below it in its PID namespace."""
     ticks, todo, seen = 0, [root], set[int]()

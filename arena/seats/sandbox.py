@@ -53,30 +53,43 @@ def drop_capabilities() -> None:
 
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_BASE = "rummy-arena"  # the arena's folder in each hierarchy; a seat's group is below
+CPU_PERIOD_US = 100_000
 CPU_QUOTA_US = 100_000  # per 100 ms period: a bot and all its children share one core at most
 CPU_SHARES = 256  # a quarter of the default weight: the referee wins when cores are scarce
+CPU_WEIGHT = 25  # the same quarter of the unified hierarchy's default weight (100)
+V1_CONTROLLERS = ("pids", "memory", "cpu", "cpuacct")
+V2_CONTROLLERS = ("pids", "memory", "cpu")  # the unified hierarchy counts CPU time in any group
 
 
 def new_seat_cgroups(processes: int, memory_bytes: int | None = None) -> list[Path]:
     """Fresh cgroups for one bot process: pids (caps its processes), memory (caps it and all
-    its children together), cpu (caps them at one core, at low weight) and cpuacct
-    (measures them all), in the version 1 hierarchies. Empty where the cgroup file system
-    is closed or has none of them. Groups left by a
-    referee that died are reaped first."""
-    reap_orphan_cgroups()
+    its children together), cpu (caps them at one core, at low weight) and CPU time
+    measured for them all. In the version 1 hierarchies, one group in each; where
+    /sys/fs/cgroup is the unified hierarchy (version 2), one group with what of these the
+    system lets the referee enable. Empty where the cgroup file system is closed. Groups
+    left by a referee that died are reaped first."""
     name = f"r{os.getpid()}-{uuid.uuid4().hex[:10]}"  # r<referee pid>-<random>
+    if unified():
+        base = unified_base()
+        if base is None:
+            return []
+        _reap_orphans([base])
+        group = _new_unified_group(base / name, processes, memory_bytes)
+        return [] if group is None else [group]
+    reap_orphan_cgroups()
     made = []
     memory = {} if memory_bytes is None else {"memory.limit_in_bytes": str(memory_bytes)}
     for controller, settings in (("pids", {"pids.max": str(processes)}),
                                  ("memory", memory),
-                                 ("cpu", {"cpu.cfs_period_us": "100000",
+                                 ("cpu", {"cpu.cfs_period_us": str(CPU_PERIOD_US),
                                           "cpu.cfs_quota_us": str(CPU_QUOTA_US),
                                           "cpu.shares": str(CPU_SHARES)}),
                                  ("cpuacct", {})):
         hierarchy = CGROUP_ROOT / controller
         if not (hierarchy / "cgroup.procs").is_file():  # not mounted here (a v2-only machine):
             continue  # a folder made there would be a stray cgroup, or no cgroup at all
-        group = hierarchy / "rummy-arena" / name
+        group = hierarchy / CGROUP_BASE / name
         try:
             group.mkdir(parents=True)
             for key, value in settings.items():
@@ -87,21 +100,138 @@ def new_seat_cgroups(processes: int, memory_bytes: int | None = None) -> list[Pa
     return made
 
 
-def cgroup_cpu_seconds(groups: list[Path]) -> float | None:
-    """CPU time used by every process that ever ran in the seat's cpuacct group."""
-    for group in groups:
-        if group.parent.parent.name == "cpuacct":
-            try:
-                return int((group / "cpuacct.usage").read_text()) / 1e9
-            except (OSError, ValueError):
-                return None
+def unified() -> bool:
+    """Whether /sys/fs/cgroup is the unified hierarchy (cgroup v2) alone, as on most
+    systems since 2021; a hybrid one (version 1 controllers, the unified hierarchy mounted
+    below) uses the version 1 controllers."""
+    return (CGROUP_ROOT / "cgroup.controllers").is_file()
+
+
+def _new_unified_group(group: Path, processes: int, memory_bytes: int | None) -> Path | None:
+    """The seat's group in the unified hierarchy (under :func:`unified_base`), with each
+    controller that can be enabled there. The group alone already holds every process the
+    bot starts and counts their CPU time."""
+    try:
+        group.mkdir()
+    except OSError:
+        return None
+    settings = {"pids.max": str(processes),
+                "cpu.max": f"{CPU_QUOTA_US} {CPU_PERIOD_US}",
+                "cpu.weight": str(CPU_WEIGHT)}
+    if memory_bytes is not None:
+        settings["memory.max"] = str(memory_bytes)
+    for key, value in settings.items():
+        with contextlib.suppress(OSError):  # its controller is not enabled here
+            (group / key).write_text(value)
+    return group
+
+
+REFEREE_LEAF = "rummy-arena-referee"  # a delegated subtree's own processes, moved aside
+
+
+def unified_base() -> Path | None:
+    """Where the seats' groups go in the unified hierarchy, controllers enabled on the way
+    down: /sys/fs/cgroup/rummy-arena for a root referee; for another user, rummy-arena in
+    the subtree delegated to it (``systemd-run --user --scope -p Delegate=yes``), once the
+    subtree's processes are moved into a leaf of their own (a group that hands controllers
+    to its children may hold no process). None where neither may be made."""
+    top = CGROUP_ROOT / CGROUP_BASE
+    try:
+        top.mkdir(exist_ok=True)
+    except OSError:
+        return _delegated_base()
+    if not os.access(top, os.W_OK):  # made by a root referee before: not this user's
+        return _delegated_base()
+    _enable(CGROUP_ROOT, V2_CONTROLLERS)
+    _enable(top, V2_CONTROLLERS)
+    return top
+
+
+def _delegated_base() -> Path | None:
+    own = _own_group()
+    if own is None:
+        return None
+    delegated = own.parent if own.name == REFEREE_LEAF else own
+    if not all(os.access(delegated / f, os.W_OK)
+               for f in ("cgroup.procs", "cgroup.subtree_control")):
+        return None  # not delegated to this user (a login session's scope is root's)
+    base = delegated / CGROUP_BASE
+    try:
+        (delegated / REFEREE_LEAF).mkdir(exist_ok=True)
+        _move_all(delegated, delegated / REFEREE_LEAF)
+        base.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    _enable(delegated, V2_CONTROLLERS)
+    _enable(base, V2_CONTROLLERS)
+    return base
+
+
+def _own_group() -> Path | None:
+    """This process's group in the unified hierarchy, from /proc/self/cgroup."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith("0::/"):
+            return CGROUP_ROOT / line[4:]
     return None
+
+
+def _move_all(source: Path, leaf: Path) -> None:
+    """Move every process of ``source`` into ``leaf`` (a few passes: one may fork meanwhile)."""
+    for _ in range(10):
+        pids = (source / "cgroup.procs").read_text().split()
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):  # ended meanwhile
+                (leaf / "cgroup.procs").write_text(pid)
+
+
+def _enable(group: Path, controllers: tuple[str, ...]) -> None:
+    """Enable each of the controllers for the group's children, one at a time: one that the
+    system refuses (not available, or held by a version 1 hierarchy) leaves the others on."""
+    try:
+        enabled = set((group / "cgroup.subtree_control").read_text().split())
+    except OSError:
+        return
+    for controller in controllers:
+        if controller not in enabled:
+            with contextlib.suppress(OSError):
+                (group / "cgroup.subtree_control").write_text(f"+{controller}")
+
+
+def cgroup_cpu_seconds(groups: list[Path]) -> float | None:
+    """CPU time used by every process that ever ran in the seat's group: its cpuacct group
+    (version 1), or its own (the unified hierarchy counts CPU time in every group)."""
+    for group in groups:
+        try:
+            if group.parent.parent.name == "cpuacct":
+                return int((group / "cpuacct.usage").read_text()) / 1e9
+            if group.parent.parent == CGROUP_ROOT:
+                return _usage_usec(group / "cpu.stat") / 1e6
+        except (OSError, ValueError):
+            return None
+    return None
+
+
+def _usage_usec(stat: Path) -> int:
+    """The ``usage_usec`` line of a unified group's ``cpu.stat``."""
+    for line in stat.read_text().splitlines():
+        key, _, value = line.partition(" ")
+        if key == "usage_usec":
+            return int(value)
+    raise ValueError(f"no usage_usec in {stat}")
 
 
 def kill_cgroups(groups: list[Path]) -> None:
     """Kill every process left in the seat's groups (a fork bomb escapes its process group),
     then remove the groups."""
     for group in groups:
+        with contextlib.suppress(OSError):  # unified, Linux 5.14 and later: all at once
+            (group / "cgroup.kill").write_text("1")
         for _ in range(200):
             try:
                 pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
@@ -126,8 +256,15 @@ def kill_cgroups(groups: list[Path]) -> None:
 
 def reap_orphan_cgroups() -> None:
     """Remove the groups of referees that are gone (killed before they could clean up)."""
-    for controller in ("pids", "memory", "cpu", "cpuacct"):
-        base = CGROUP_ROOT / controller / "rummy-arena"
+    if unified():
+        base = unified_base()
+        _reap_orphans([] if base is None else [base])
+    else:
+        _reap_orphans([CGROUP_ROOT / controller / CGROUP_BASE for controller in V1_CONTROLLERS])
+
+
+def _reap_orphans(bases: list[Path]) -> None:
+    for base in bases:
         try:
             groups = [g for g in base.iterdir() if g.is_dir()]
         except OSError:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import writable_by_bots
+from conftest import memory_capped_by_cgroup, writable_by_bots
 
 from arena.errors import BadInput
 from arena.referee import play_game
@@ -390,7 +390,7 @@ def test_memory_mb_caps_a_bot_and_its_children_together(tmp_path: Path) -> None:
     spec = BotSpec("hungry", f"{Path(__file__).parents[1] / 'bots' / 'memory_children.py'}"
                              ":MemoryChildren", {"report": str(report), "mb": 150, "hold_s": 6},
                    write=(str(report),))
-    if not os.access("/sys/fs/cgroup/memory", os.W_OK):
+    if not memory_capped_by_cgroup():
         pytest.skip("no memory cgroup here: the per-process limit is the fallback")
     seat = make.make_seat(spec, isolation="process", limits=Limits(memory_mb=512))
     try:

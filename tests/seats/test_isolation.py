@@ -32,7 +32,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from conftest import writable_by_bots
+from conftest import pids_capped_by_cgroup, writable_by_bots
 
 import arena.seats.process
 import arena.seats.sandbox
@@ -57,13 +57,12 @@ ADVERSARIAL = Path(__file__).parents[1] / "bots" / "adversarial.py"
 JS_BOT = ROOT / "examples" / "js_bot.js"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
-PIDS = Path("/sys/fs/cgroup/pids")
 needs_pids_cgroup = pytest.mark.skipif(
-    not os.access(PIDS / "cgroup.procs", os.W_OK),
-    reason="no writable pids cgroup: a fork bomb would not be capped")
+    not pids_capped_by_cgroup(),
+    reason="no pids cgroup for a seat here: a fork bomb would not be capped")
 needs_a_process_cap = pytest.mark.skipif(  # a confined bot's own user namespace: RLIMIT_NPROC
-    not os.access(PIDS / "cgroup.procs", os.W_OK) and not confine.available(),
-    reason="neither a writable pids cgroup nor confinement: a fork bomb would not be capped")
+    not pids_capped_by_cgroup() and not confine.available(),
+    reason="neither a pids cgroup for a seat nor confinement: a fork bomb would not be capped")
 
 RANDOM = BotSpec("random", "bots.random_bot:RandomBot")
 GREEDY = BotSpec("greedy", "bots.greedy:GreedyBot")
@@ -178,8 +177,9 @@ def assert_contained(record: GameRecord, bot: BotSpec, made: Sequence[Path]) -> 
         if seat != HOSTILE:
             assert faults(record, seat) == {}, (seat, record.seats[seat])
     assert processes_with(bot.params["tag"]) == []
-    if os.access(PIDS / "cgroup.procs", os.W_OK):  # root, or a delegated hierarchy
-        assert any(g.parent.parent.name == "pids" for g in made), "no pids cgroup for a seat"
+    if pids_capped_by_cgroup():  # a root referee (or delegated cgroups), v1 or unified
+        root = arena.seats.sandbox.CGROUP_ROOT  # a group in the pids hierarchy, or unified
+        assert any(g.parent.parent in (root / "pids", root) for g in made), "no pids cgroup"
     assert [g for g in made if g.exists()] == []
 
 
@@ -299,6 +299,77 @@ def test_no_cgroup_folder_is_made_where_no_controller_is_mounted(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_seat_gets_one_group_in_the_unified_hierarchy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where /sys/fs/cgroup is the unified hierarchy alone (cgroup v2, most systems since
+    2021), a seat gets one group under rummy-arena with its caps (processes, memory, one core
+    at a quarter of the default weight), each controller enabled on the way down, one at a
+    time; its CPU time is read from the group's cpu.stat. It used to get no cgroup at all.
+    (A stand-in folder: this checks what is written; the containment tests above exercise a
+    real hierarchy on such a machine.)"""
+    monkeypatch.setattr(arena.seats.sandbox, "CGROUP_ROOT", tmp_path)
+    (tmp_path / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
+    (tmp_path / "cgroup.subtree_control").write_text("memory\n")
+    [group] = arena.seats.sandbox.new_seat_cgroups(16, 512 << 20)
+    assert group.parent == tmp_path / "rummy-arena"
+    assert {f.name: f.read_text() for f in group.iterdir()} == {
+        "pids.max": "16", "memory.max": str(512 << 20), "cpu.max": "100000 100000",
+        "cpu.weight": "25"}
+    assert (tmp_path / "cgroup.subtree_control").read_text() == "+cpu"  # after +pids; memory
+    # was on
+    (group / "cpu.stat").write_text("usage_usec 1500000\nuser_usec 1000000\n")
+    assert arena.seats.sandbox.cgroup_cpu_seconds([group]) == 1.5
+
+
+# The seat's groups as an ordinary user sees them in a subtree delegated to it: printed as
+# JSON, the group's path, its caps and the user's own group
+DELEGATED_SEAT = textwrap.dedent("""\
+    import json, pathlib
+    from arena.seats import sandbox
+    [group] = sandbox.new_seat_cgroups(16, 256 << 20)
+    caps = {f: (group / f).read_text().strip() for f in ("pids.max", "memory.max", "cpu.max")}
+    own = pathlib.Path("/proc/self/cgroup").read_text().strip()
+    sandbox.kill_cgroups([group])
+    print(json.dumps([str(group), caps, own, group.exists()]))
+    """)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not arena.seats.sandbox.unified(),
+                    reason="needs root, to delegate a subtree of a unified-only hierarchy")
+def test_an_ordinary_user_gets_seat_groups_in_a_subtree_delegated_to_it() -> None:
+    """As systemd's Delegate=yes does, a subtree is given to uid 65534 (its folder, and its
+    cgroup.procs, cgroup.subtree_control and cgroup.threads): a referee running there as that
+    user moves its processes into a leaf of their own and makes each seat's group, with its
+    caps, beside it. It used to get no cgroup at all."""
+    root = arena.seats.sandbox.CGROUP_ROOT
+    delegated = root / f"delegated-{uuid.uuid4().hex[:8]}"
+    delegated.mkdir()
+    try:
+        for controller in ("pids", "memory", "cpu"):  # systemd enables them at the root
+            with contextlib.suppress(OSError):
+                (root / "cgroup.subtree_control").write_text(f"+{controller}")
+        for path in (delegated, *(delegated / f for f in ("cgroup.procs",
+                     "cgroup.subtree_control", "cgroup.threads"))):
+            os.chown(path, 65534, 65534)
+        script = (f"echo $$ > {delegated}/cgroup.procs && exec setpriv --reuid 65534 "
+                  f"--regid 65534 --clear-groups {sys.executable} -c '{DELEGATED_SEAT}'")
+        done = subprocess.run(["sh", "-c", script], capture_output=True, text=True,
+                              timeout=120, cwd="/", env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, done.stderr
+        group, caps, own, left = json.loads(done.stdout)
+        assert Path(group).parent == delegated / "rummy-arena"
+        assert caps == {"pids.max": "16", "memory.max": str(256 << 20),
+                        "cpu.max": "100000 100000"}
+        assert own == f"0::/{delegated.name}/rummy-arena-referee"
+        assert left is False
+    finally:
+        for folder in sorted(delegated.rglob("*"), reverse=True):
+            if folder.is_dir():
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+        delegated.rmdir()
+
+
 def test_working_folders_of_a_killed_referee_are_removed_by_the_next(tmp_path: Path) -> None:
     """README: a run may be stopped by kill -9. Each bot process works in a folder of its own
     under the temporary folder, which its referee removes; one killed first cannot, so the
@@ -367,14 +438,15 @@ def _wait_for(done: Any, proc: subprocess.Popen[bytes] | None, seconds: float = 
 
 def _kill_leftovers(pids: list[int]) -> None:
     """Clean up after a failed containment: kill the processes and remove their cgroups."""
-    from arena.seats.sandbox import kill_cgroups
+    from arena.seats.sandbox import CGROUP_ROOT, kill_cgroups, unified
 
     groups = set()
     for pid in pids:
         try:
             for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
-                if ":pids:" in line:
-                    groups.add(PIDS / line.split(":", 2)[2].lstrip("/"))
+                _, controllers, path = line.split(":", 2)  # v1 "8:pids:/...", unified "0::/..."
+                if controllers == "pids" or (controllers == "" and unified()):
+                    groups.add(CGROUP_ROOT / controllers / path.lstrip("/"))
             os.kill(pid, signal.SIGKILL)
         except OSError:
             continue
