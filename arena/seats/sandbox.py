@@ -74,10 +74,10 @@ def new_seat_cgroups(processes: int, memory_bytes: int | None = None) -> list[Pa
         base = unified_base()
         if base is None:
             return []
-        _reap_orphans([base])
+        reap_orphan_cgroups([base])
         group = _new_unified_group(base / name, processes, memory_bytes)
         return [] if group is None else [group]
-    reap_orphan_cgroups()
+    reap_orphan_cgroups([CGROUP_ROOT / controller / CGROUP_BASE for controller in V1_CONTROLLERS])
     made = []
     memory = {} if memory_bytes is None else {"memory.limit_in_bytes": str(memory_bytes)}
     for controller, settings in (("pids", {"pids.max": str(processes)}),
@@ -254,16 +254,9 @@ def kill_cgroups(groups: list[Path]) -> None:
                 time.sleep(0.01)
 
 
-def reap_orphan_cgroups() -> None:
-    """Remove the groups of referees that are gone (killed before they could clean up)."""
-    if unified():
-        base = unified_base()
-        _reap_orphans([] if base is None else [base])
-    else:
-        _reap_orphans([CGROUP_ROOT / controller / CGROUP_BASE for controller in V1_CONTROLLERS])
-
-
-def _reap_orphans(bases: list[Path]) -> None:
+def reap_orphan_cgroups(bases: list[Path]) -> None:
+    """Remove the groups, in the arena's folders ``bases``, of referees that are gone (killed
+    before they could clean up)."""
     for base in bases:
         try:
             groups = [g for g in base.iterdir() if g.is_dir()]
