@@ -386,7 +386,33 @@ def problem() -> str | None:
     if done.returncode == 0:
         return None
     why = done.stdout.decode(errors="replace").strip()[:500]
-    return why or f"the check exited with status {done.returncode}"
+    why = why or f"the check exited with status {done.returncode}"
+    switch = namespaces_switched_off()
+    return why if switch is None else f"{why}; {switch}"
+
+
+SYSCTL = Path("/proc/sys")
+USERNS_SWITCHES = (  # (setting, the value that forbids them, what that value means)
+    ("kernel/apparmor_restrict_unprivileged_userns", "1",
+     "AppArmor restricts user namespaces, as Ubuntu does by default since 24.04"),
+    ("kernel/unprivileged_userns_clone", "0", "user namespaces are off for users"),
+    ("user/max_user_namespaces", "0", "user namespaces are off"),
+)
+
+
+def namespaces_switched_off() -> str | None:
+    """The system setting that forbids a user's namespaces, if one does, said with what
+    allows them (docs/security.md): the check's own error (``Operation not permitted``)
+    does not say which of several it is."""
+    for setting, forbids, what in USERNS_SWITCHES:
+        try:
+            value = (SYSCTL / setting).read_text().strip()
+        except OSError:  # not this kernel's setting
+            continue
+        if value == forbids:
+            name = setting.replace("/", ".")
+            return f"{what} ({name} = {value}; docs/security.md says how to allow them)"
+    return None
 
 
 CHECK = """

@@ -198,6 +198,54 @@ def test_the_check_confines_as_the_sandbox_does_in_a_referee_that_hid_its_memory
     assert done.stdout.strip() == "None"
 
 
+def stand_in_sysctl(folder: Path, **settings: str) -> Path:
+    """A /proc/sys of its own: each setting (``kernel__name``) a file holding its value."""
+    for key, value in settings.items():
+        path = folder / key.replace("__", "/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(value + "\n")
+    return folder
+
+
+@pytest.mark.parametrize(("settings", "named"), [
+    ({"kernel__apparmor_restrict_unprivileged_userns": "1"},  # Ubuntu 24.04's default
+     "AppArmor restricts user namespaces, as Ubuntu does by default since 24.04 "
+     "(kernel.apparmor_restrict_unprivileged_userns = 1;"),
+    ({"kernel__unprivileged_userns_clone": "0"},  # Debian's switch, off
+     "user namespaces are off for users (kernel.unprivileged_userns_clone = 0;"),
+    ({"user__max_user_namespaces": "0", "kernel__unprivileged_userns_clone": "1"},
+     "user namespaces are off (user.max_user_namespaces = 0;"),
+    ({"kernel__apparmor_restrict_unprivileged_userns": "0",
+      "kernel__unprivileged_userns_clone": "1", "user__max_user_namespaces": "15000"}, None),
+    ({}, None),  # a kernel with none of these settings
+], ids=["ubuntu-apparmor", "debian-switch-off", "no-namespaces-allowed", "all-allow", "none"])
+def test_a_failed_check_names_the_system_setting_that_forbids_namespaces(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, settings: dict[str, str],
+        named: str | None) -> None:
+    """On Ubuntu 24.04 the check fails with 'Operation not permitted', which does not say
+    that a setting of the system is why, nor which; the warning now says both, and where
+    the remedy is. A setting that allows them adds nothing."""
+    monkeypatch.setattr(confine, "SYSCTL", stand_in_sysctl(tmp_path, **settings))
+    monkeypatch.setattr(confine, "CHECK", "print('mount /: Operation not permitted')\n"
+                                          "raise SystemExit(1)\n")
+    why = confine.problem.__wrapped__()  # type: ignore[attr-defined]
+    assert why is not None and why.startswith("mount /: Operation not permitted")
+    if named is None:
+        assert why == "mount /: Operation not permitted"
+    else:
+        assert why == f"mount /: Operation not permitted; {named} " \
+                      "docs/security.md says how to allow them)"
+
+
+def test_a_check_that_confines_names_no_setting(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    """The settings are read only when confinement fails: where it works, the check is all."""
+    monkeypatch.setattr(confine, "SYSCTL", stand_in_sysctl(
+        tmp_path, kernel__apparmor_restrict_unprivileged_userns="1"))
+    monkeypatch.setattr(confine, "CHECK", "pass\n")
+    assert confine.problem.__wrapped__() is None  # type: ignore[attr-defined]
+
+
 def test_elsewhere_than_linux_the_reason_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
     """The module imports everywhere; off Linux the check names why, without a system call."""
     monkeypatch.setattr(sys, "platform", "darwin")
