@@ -178,8 +178,10 @@ def assert_contained(record: GameRecord, bot: BotSpec, made: Sequence[Path]) -> 
             assert faults(record, seat) == {}, (seat, record.seats[seat])
     assert processes_with(bot.params["tag"]) == []
     if pids_capped_by_cgroup():  # a root referee (or delegated cgroups), v1 or unified
-        root = arena.seats.sandbox.CGROUP_ROOT  # a group in the pids hierarchy, or unified
-        assert any(g.parent.parent in (root / "pids", root) for g in made), "no pids cgroup"
+        pids = arena.seats.sandbox.CGROUP_ROOT / "pids"  # version 1; a unified group (under
+        # the root, or in a subtree delegated to this user) holds every controller it has
+        assert any(g.parent.parent == pids for g in made) or \
+            (arena.seats.sandbox.unified() and made), "no pids cgroup"
     assert [g for g in made if g.exists()] == []
 
 
