@@ -20,7 +20,7 @@ from arena.actions import Action, parse_action
 from arena.cards import Card, deck, parse_cards
 from arena.engine.game import Game
 from arena.errors import IllegalAction
-from arena.seats.sandbox import kill_cgroups, new_seat_cgroups
+from arena.seats.sandbox import seat_caps
 from arena.variants.indian13 import Indian13
 from arena.variants.laying.game import LayingGame
 
@@ -221,22 +221,11 @@ output: {folder / 'results'}
 
 
 @functools.cache
-def seat_cgroup_files() -> frozenset[str]:
-    """The files of a seat's cgroups on this machine, so a test knows what they cap here:
-    ``pids.max``, ``memory.max`` (unified) or ``memory.limit_in_bytes`` (version 1); none
-    where the referee may make no cgroup."""
-    groups = new_seat_cgroups(8, 1 << 30)
-    try:
-        return frozenset(f.name for group in groups for f in group.iterdir())
-    finally:
-        kill_cgroups(groups)
-
-
 def pids_capped_by_cgroup() -> bool:
     """Whether a seat's processes are capped by a pids cgroup here."""
-    return "pids.max" in seat_cgroup_files()
+    return "processes" in seat_caps()
 
 
 def memory_capped_by_cgroup() -> bool:
     """Whether a seat's processes share one memory cap (a memory cgroup) here."""
-    return bool({"memory.max", "memory.limit_in_bytes"} & seat_cgroup_files())
+    return "memory" in seat_caps()

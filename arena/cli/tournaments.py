@@ -19,6 +19,7 @@ from arena.errors import BadInput
 from arena.ratings.terms import FORMATS, Anchor, check_format, parse_anchor
 from arena.records import GameRecord, read_games
 from arena.seats import confine
+from arena.seats.startup import guard_line
 from arena.tournament.config import (
     GAMES,
     MAX_GAMES,
@@ -136,6 +137,8 @@ def validate(
     total = len(schedule_for(cfg))
     typer.echo(f"{config}: ok: {cfg.variant} with {len(cfg.bots)} bots, {total} games "
                f"at {cfg.players}-seat tables, {cfg.workers} workers")
+    if cfg.isolation == "process" or any(b.command for b in cfg.bots):
+        typer.echo(guard_line())
 
 
 @guarded

@@ -226,6 +226,22 @@ def _usage_usec(stat: Path) -> int:
     raise ValueError(f"no usage_usec in {stat}")
 
 
+CAP_FILES = {"processes": ("pids.max",), "memory": ("memory.max", "memory.limit_in_bytes"),
+             "cpu": ("cpu.max", "cpu.cfs_quota_us")}  # what a seat's cgroups cap, by file
+
+
+def seat_caps() -> frozenset[str]:
+    """What a seat's cgroups would cap for all of a bot's processes together on this
+    machine (``processes``, ``memory``, ``cpu``), from a seat's groups made and removed at
+    once: none where the referee may make no cgroup, and each process is capped alone."""
+    groups = new_seat_cgroups(8, 1 << 30)
+    try:
+        files = {f.name for group in groups for f in group.iterdir()}
+    finally:
+        kill_cgroups(groups)
+    return frozenset(cap for cap, names in CAP_FILES.items() if files & set(names))
+
+
 def kill_cgroups(groups: list[Path]) -> None:
     """Kill every process left in the seat's groups (a fork bomb escapes its process group),
     then remove the groups."""

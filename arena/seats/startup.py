@@ -17,6 +17,7 @@ from typing import Any
 
 from arena.engine.game import Game
 from arena.errors import BadInput
+from arena.seats import confine, sandbox
 from arena.seats.bot import BotSpec, GameInfo, own_folder
 from arena.seats.make import Isolation, make_seat
 from arena.seats.seat import Limits
@@ -115,3 +116,21 @@ def first_error_line(text: str) -> str:
 
 def _printable(line: str) -> str:
     return "".join(ch for ch in line if ch.isprintable() or ch == "\t")
+
+
+def guard_line() -> str:
+    """What holds an isolated bot on this machine, in one line for ``arena validate``: an
+    organiser should learn before a contest, not from a bot, that a guard is missing."""
+    why = confine.problem()
+    where = "confined (namespaces of their own)" if why is None else f"unconfined ({why})"
+    caps = sandbox.seat_caps()
+    if not caps:
+        limits = ("no cgroup here, so memory_mb caps each process of a bot alone "
+                  "(docs/security.md, Known gaps)")
+    else:
+        shared = [name for name in ("processes", "memory", "CPU") if name.lower() in caps]
+        listed = ", ".join(shared[:-1]) + " and " + shared[-1] if len(shared) > 1 else shared[0]
+        limits = f"a cgroup each caps a bot's {listed} together"
+        if len(shared) < len(sandbox.CAP_FILES):
+            limits += "; the rest holds each process alone"
+    return f"bots: {where}; {limits}"

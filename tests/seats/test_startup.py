@@ -24,7 +24,7 @@ from conftest import reporting_bot_config, writable_by_bots
 from typer.testing import CliRunner
 
 from arena.cli.app import app
-from arena.seats import confine
+from arena.seats import confine, sandbox, startup
 from arena.seats.bot import BotSpec
 from arena.seats.seat import Limits
 from arena.seats.startup import start_problems
@@ -383,3 +383,39 @@ def test_a_bot_cannot_read_back_its_stderr_of_earlier_games(tmp_path: Path) -> N
     assert all(note["found"] == [] for note in notes), notes
     log = (tmp_path / "results" / "reader" / "logs" / "reader.stderr.log").read_text("utf-8")
     assert all(note["token"] in log for note in notes[1:])  # logged (the check's elsewhere)
+
+
+@pytest.mark.parametrize(("why", "caps", "line"), [
+    (None, {"processes", "memory", "cpu"},
+     "bots: confined (namespaces of their own); a cgroup each caps a bot's processes, memory "
+     "and CPU together"),
+    (None, {"memory"}, "bots: confined (namespaces of their own); a cgroup each caps a bot's "
+                       "memory together; the rest holds each process alone"),
+    ("unshare: Operation not permitted", set(),
+     "bots: unconfined (unshare: Operation not permitted); no cgroup here, so memory_mb caps "
+     "each process of a bot alone (docs/security.md, Known gaps)"),
+], ids=["all", "memory-only", "neither"])
+def test_validate_says_what_guards_a_bot_here(monkeypatch: pytest.MonkeyPatch, why: str | None,
+                                              caps: set[str], line: str) -> None:
+    """An organiser learns from `arena validate`, before a contest, that a guard is missing
+    on this machine (docs/security.md, Known gaps), not from a bot that used the gap."""
+    monkeypatch.setattr(startup.confine, "problem", lambda: why)
+    monkeypatch.setattr(startup.sandbox, "seat_caps", lambda: frozenset(caps))
+    assert startup.guard_line() == line
+
+
+def test_seat_caps_match_the_files_of_a_seats_groups() -> None:
+    """What seat_caps reports is what a seat's groups hold here (none as a user without
+    cgroups), and it leaves no group of its own behind."""
+    groups = sandbox.new_seat_cgroups(8, 1 << 30)
+    try:
+        files = {f.name for group in groups for f in group.iterdir()}
+    finally:
+        sandbox.kill_cgroups(groups)
+    caps = sandbox.seat_caps()
+    assert ("processes" in caps) == ("pids.max" in files)
+    assert ("memory" in caps) == bool(files & {"memory.max", "memory.limit_in_bytes"})
+    assert ("cpu" in caps) == bool(files & {"cpu.max", "cpu.cfs_quota_us"})
+    mine = f"r{os.getpid()}-*"
+    root = sandbox.CGROUP_ROOT
+    assert [*root.glob(f"*/rummy-arena/{mine}"), *root.glob(f"rummy-arena/{mine}")] == []

@@ -334,9 +334,18 @@ def test_cli_validate_ok(tmp_path: Path) -> None:
     path = write(tmp_path, BASE)
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == (f"{path}: ok: indian13 with 2 bots, 2 games at 2-seat "
-                                     "tables, 1 workers")
+    ok, guard = result.output.strip().splitlines()
+    assert ok == f"{path}: ok: indian13 with 2 bots, 2 games at 2-seat tables, 1 workers"
+    assert guard.startswith("bots: confined") or guard.startswith("bots: unconfined"), guard
     assert not (tmp_path / "results").exists()
+
+
+def test_cli_validate_of_trusted_bots_says_nothing_of_guards(tmp_path: Path) -> None:
+    """In-process bots are trusted: no confinement or cgroup to report."""
+    path = write(tmp_path, BASE + "isolation: inprocess\n")
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
 
 
 def test_cli_run_bad_format_option_writes_nothing(tmp_path: Path) -> None:
