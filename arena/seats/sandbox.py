@@ -205,15 +205,16 @@ def _enable(group: Path, controllers: tuple[str, ...]) -> None:
 
 def cgroup_cpu_seconds(groups: list[Path]) -> float | None:
     """CPU time used by every process that ever ran in the seat's group: its cpuacct group
-    (version 1), or its own (the unified hierarchy counts CPU time in every group)."""
-    for group in groups:
-        try:
+    (version 1), or its one group wherever it was made, under the root or in a delegated
+    subtree (the unified hierarchy counts CPU time in every group)."""
+    try:
+        if groups and unified():
+            return _usage_usec(groups[0] / "cpu.stat") / 1e6
+        for group in groups:
             if group.parent.parent.name == "cpuacct":
                 return int((group / "cpuacct.usage").read_text()) / 1e9
-            if group.parent.parent == CGROUP_ROOT:
-                return _usage_usec(group / "cpu.stat") / 1e6
-        except (OSError, ValueError):
-            return None
+    except (OSError, ValueError):
+        return None
     return None
 
 

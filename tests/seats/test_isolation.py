@@ -323,6 +323,19 @@ def test_a_seat_gets_one_group_in_the_unified_hierarchy(
     assert arena.seats.sandbox.cgroup_cpu_seconds([group]) == 1.5
 
 
+def test_a_delegated_seat_group_counts_its_cpu_time(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a subtree systemd delegated (``systemd-run --user --scope -p Delegate=yes``) the
+    seat's group is not a grandchild of /sys/fs/cgroup; its CPU time used to be read as
+    unknown there, and cpu_s_per_game counted from /proc instead. (A stand-in folder.)"""
+    monkeypatch.setattr(arena.seats.sandbox, "CGROUP_ROOT", tmp_path)
+    (tmp_path / "cgroup.controllers").write_text("cpu memory pids\n")
+    group = tmp_path / "user.slice" / "app.slice" / "run-1.scope" / "rummy-arena" / "r1-a"
+    group.mkdir(parents=True)
+    (group / "cpu.stat").write_text("usage_usec 2500000\nuser_usec 2000000\n")
+    assert arena.seats.sandbox.cgroup_cpu_seconds([group]) == 2.5
+
+
 # The seat's groups as an ordinary user sees them in a subtree delegated to it: printed as
 # JSON, the group's path, its caps and the user's own group
 DELEGATED_SEAT = textwrap.dedent("""\
