@@ -26,6 +26,9 @@ TRACEBACK = "Traceback (most recent call last):"
 MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 # our own exception names and the sandbox wrapper's name say nothing to a user
 OWN_PREFIXES = ("arena.errors.BadInput: ", "arena.seats.sandbox: error: ")
+# a warning printed before the failure (the arena's own, Python's, Node's) is not its reason
+WARNING = re.compile(r"^(arena: warning: |\S.*:\d+: \w*Warning: "
+                     r"|\(node:\d+\) (\[\w+\] )?\w*Warning: |\(Use `node --trace-)")
 
 
 def start_problems(specs: Sequence[BotSpec], *, variant: type[Game],
@@ -94,16 +97,18 @@ def _error_line(log: Path, timed_out: bool) -> str:
 
 def first_error_line(text: str) -> str:
     """A Python traceback's exception line (of its root cause); else the first line that
-    mentions an error; else the first line (control characters dropped, at most 300).
+    mentions an error; else the first line (warnings and their source lines passed over,
+    control characters dropped, at most 300).
 
     >>> first_error_line('Traceback (most recent call last):\\n  File "b.py"\\n'
     ...                  '    import numpyy\\nModuleNotFoundError: No module named numpyy\\n')
     'ModuleNotFoundError: No module named numpyy'
     >>> first_error_line("node:internal/loader:1\\n  throw err;\\n\\nError: Cannot find module")
     'Error: Cannot find module'
+    >>> first_error_line("b.py:1: DeprecationWarning: old\\n  import imp\\nno seed given\\n")
+    'no seed given'
     """
-    lines = [_printable(line) for line in text.splitlines()]
-    lines = [line for line in lines if line.strip()]
+    lines = _without_warnings([_printable(line) for line in text.splitlines()])
     if TRACEBACK in lines:  # the first block: the root cause, where exceptions are chained
         after = lines[lines.index(TRACEBACK) + 1:]
         line = next((x for x in after if not x.startswith(" ")), "")
@@ -112,6 +117,18 @@ def first_error_line(text: str) -> str:
     for prefix in OWN_PREFIXES:
         line = line.removeprefix(prefix)
     return line.strip()[:300]
+
+
+def _without_warnings(lines: list[str]) -> list[str]:
+    """The non-blank lines but warnings and the indented lines under them, unless that is
+    all there is (then the warning is the best clue left)."""
+    kept: list[str] = []
+    in_warning = False
+    for line in (x for x in lines if x.strip()):
+        in_warning = bool(WARNING.match(line)) or (in_warning and line.startswith(" "))
+        if not in_warning:
+            kept.append(line)
+    return kept or [x for x in lines if x.strip()]
 
 
 def _printable(line: str) -> str:

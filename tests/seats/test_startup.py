@@ -175,6 +175,7 @@ BROKEN = {
     "table.py": "from pathlib import Path\n"  # its table is not in its own folder
                 "TABLE = (Path(__file__).parents[1] / 'data' / 'table.json').read_text()\n"
                 "from bots.random_bot import RandomBot as Bot\n",
+    "warns.py": "import sys, warnings\nwarnings.warn('old api')\nsys.exit('no seed given')\n",
 }
 CASES = [  # (the bot's config entry, what its one line must say)
     ("module: imports.py:Bot", "ModuleNotFoundError: No module named 'no_such_package_zz'"),
@@ -184,6 +185,7 @@ CASES = [  # (the bot's config entry, what its one line must say)
     ("module: boom.py:Bot", "RuntimeError: boom at start"),
     ("module: bots.random_bot:RandomBot\n    params: {depth: 2}",
      "TypeError: RandomBot.__init__() got an unexpected keyword argument 'depth'"),
+    ("command: [python3, warns.py]", "cannot start: no seed given"),  # not its warning
     ("command: [python3, missing_bot.py]", "can't open file"),
 ]
 
@@ -278,6 +280,19 @@ def test_a_bot_that_never_says_ready_is_named(tmp_path: Path) -> None:
                               limits=Limits(startup_ms=1500))
     assert problems == ["bot 0: bot 'sleepy' cannot start: it did not say ready in time "
                         "(limits.startup_ms)"]
+
+
+@pytest.mark.parametrize(("stderr", "line"), [
+    ("arena: warning: solver.py changed after it was compiled\nbad seat count\n",
+     "bad seat count"),
+    ("(node:77) [DEP0005] DeprecationWarning: Buffer() is deprecated\n"
+     "(Use `node --trace-deprecation ...` to show where the warning was created)\n"
+     "usage: bot.js SEED\n", "usage: bot.js SEED"),
+    ("bot.py:3: UserWarning: no GPU\n  warnings.warn('no GPU')\n", "bot.py:3: UserWarning: no GPU"),
+])
+def test_the_quoted_line_is_the_reason_not_a_warning_before_it(stderr: str, line: str) -> None:
+    """A warning printed first is passed over; alone, it is still the best clue."""
+    assert startup.first_error_line(stderr) == line
 
 
 def test_a_missing_script_is_named_by_the_path_the_config_meant(tmp_path: Path) -> None:
