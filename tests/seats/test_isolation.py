@@ -700,7 +700,7 @@ for _ in range(4000):
 
 
 @needs_namespaces
-def test_starting_bot_input_cannot_be_opened_by_another_bot() -> None:
+def test_starting_bot_input_cannot_be_opened_by_another_bot(tmp_path: Path) -> None:
     """The Python host makes itself undumpable only once the interpreter has started. In
     that window another bot of the same uid could open the new bot's stdin through
     /proc/<pid>/fd/0 and read (or tee) what the referee sends it, unless each bot is
@@ -716,7 +716,7 @@ def test_starting_bot_input_cannot_be_opened_by_another_bot() -> None:
         [sys.executable, "-m", "arena.seats.sandbox", "--memory", str(1 << 30), "--files",
          str(1 << 20), *confined.arguments(), "--", sys.executable, "-c",
          THIEF.replace("{pid}", str(seat.proc.pid))],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tempfile.mkdtemp())
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     try:
         time.sleep(0.3)
         fault = seat.start(GameInfo(0, 4, "indian13/v1", {"players": 4}, 12345))

@@ -100,7 +100,8 @@ class Cluster:
 
     def _start(self, name: str, *args: str) -> None:
         log = (self.folder / f"{name}.log").open("wb")
-        self.procs[name] = subprocess.Popen([str(DASK), *args], cwd=self.folder, env=environment(),
+        scratch = environment(DASK_TEMPORARY_DIRECTORY=str(self.folder))  # not /tmp's
+        self.procs[name] = subprocess.Popen([str(DASK), *args], cwd=self.folder, env=scratch,
                                             stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
