@@ -220,12 +220,14 @@ output: {folder / 'results'}
     return config
 
 
-@functools.cache
+machine_caps = functools.cache(seat_caps)  # one probe group per test process, not per call
+
+
 def pids_capped_by_cgroup() -> bool:
     """Whether a seat's processes are capped by a pids cgroup here."""
-    return "processes" in seat_caps()
+    return "processes" in machine_caps()
 
 
 def memory_capped_by_cgroup() -> bool:
     """Whether a seat's processes share one memory cap (a memory cgroup) here."""
-    return "memory" in seat_caps()
+    return "memory" in machine_caps()

@@ -122,13 +122,14 @@ def first_error_line(text: str) -> str:
 def _without_warnings(lines: list[str]) -> list[str]:
     """The non-blank lines but warnings and the indented lines under them, unless that is
     all there is (then the warning is the best clue left)."""
+    lines = [line for line in lines if line.strip()]
     kept: list[str] = []
     in_warning = False
-    for line in (x for x in lines if x.strip()):
+    for line in lines:
         in_warning = bool(WARNING.match(line)) or (in_warning and line.startswith(" "))
         if not in_warning:
             kept.append(line)
-    return kept or [x for x in lines if x.strip()]
+    return kept or lines
 
 
 def _printable(line: str) -> str:
