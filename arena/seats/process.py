@@ -25,6 +25,7 @@ from arena.seats.bot import BotSpec, GameInfo, bot_import_path
 from arena.seats.protocol import HOST_ENDED, encode_line, encode_summary, encode_view, hello
 from arena.seats.sandbox import (
     cgroup_cpu_seconds,
+    cgroup_processes,
     kill_cgroups,
     new_seat_cgroups,
     new_workdir,
@@ -34,6 +35,9 @@ from arena.seats.seat import Answer, Confinement, Limits
 MAX_TREE = 256  # processes read to add up a bot's CPU without a cgroup (its cap is 64)
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
 WORD_S = 0.2  # for a host's word after end_game once the seats before it took the wait
+HOST_POLL_S = 0.01  # while the host's word is read but its game child not yet gone
+HOST_MODULE = "arena.seats.host"  # run as python -m HOST_MODULE (host_command)
+HOST_DEPTH = 3  # processes above the host: the sandbox, confinement's two waiting parents
 DRAIN_WAIT_S = 5.0  # for the rest of a killed bot's stderr to reach its log
 
 
@@ -169,13 +173,15 @@ class ProcessSeat:
         """The next reply line, or a fault kind: timeout, crash (EOF) or unreadable."""
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
+        looked = False  # past the deadline: one look at what is already in the pipe
         while self._skip_overlong() or b"\n" not in self.buffer:
             if len(self.buffer) > self.limits.line_bytes:
                 self.buffer, self.overlong = b"", True  # the rest of that line is dropped
                 return "unreadable"
-            left = deadline - time.monotonic()  # output without end holds no one past it
-            if left <= 0 or not select.select([fd], [], [], left)[0]:  # never there at once
-                return "timeout"
+            left = max(0.0, deadline - time.monotonic())
+            if looked or not select.select([fd], [], [], left)[0]:  # never there at once
+                return "timeout"  # output without end holds no one past its deadline
+            looked = left == 0
             try:
                 chunk = os.read(fd, 1 << 16)
             except BlockingIOError:
@@ -228,6 +234,8 @@ class ProcessSeat:
         if number is None or number not in self.owed:
             return False
         self.owed.discard(number)
+        if not self.owed:
+            self.stale = None  # every request given up on is answered: no longer silent
         return True
 
     # ---------------------------------------------------------------- the seat interface
@@ -306,7 +314,7 @@ class ProcessSeat:
         if isinstance(reply, str):
             if reply == "timeout":
                 self.owed.add(rid)
-                if self.stale is None:  # grace runs from the first miss
+                if self.stale is None:  # grace runs from the oldest miss still unanswered
                     self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
                 self._relaunch()
@@ -373,10 +381,22 @@ class ProcessSeat:
                 break
             with contextlib.suppress(ValueError, RecursionError):
                 msg = orjson.loads(line)
-                if isinstance(msg, dict) and msg.get("type") == HOST_ENDED:
+                if isinstance(msg, dict) and msg.get("type") == HOST_ENDED and \
+                        self._host_alone(deadline):
                     return None
         self._kill()
         return "timeout"
+
+    def _host_alone(self, deadline: float) -> bool:
+        """Whether the host is all that is left of the seat, by ``deadline``: the game's
+        child writes on the same pipe and could send the host's word itself, then read the
+        next game's start with the last one still in its memory."""
+        assert self.proc is not None
+        while not host_alone(self.proc.pid, cgroup_processes(self.cgroups)):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(HOST_POLL_S)
+        return True
 
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
         """End of round or game: sent without waiting for an answer."""
@@ -464,6 +484,30 @@ def _cpu_seconds(root: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def host_alone(root: int, grouped: set[int] | None) -> bool:
+    """Whether the Python host below ``root`` (the process the referee started) has no
+    process below it: the chain from ``root`` down to it (the sandbox, confinement's
+    waiting parents) has one child at each step, and the seat's cgroup, where there is
+    one, holds that chain and nothing else."""
+    chain, pid = [root], root
+    while not _is_host(pid):
+        below = _children(pid)
+        if len(below) != 1 or len(chain) > HOST_DEPTH:
+            return False
+        pid = below[0]
+        chain.append(pid)
+    return not _children(pid) and (grouped is None or grouped <= set(chain))
+
+
+def _is_host(pid: int) -> bool:
+    """Whether the process runs ``python -m arena.seats.host`` (its child, a game, too)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().split(b"\0")[1:3] == [b"-m", HOST_MODULE.encode()]
+    except OSError:
+        return False
+
+
 def _children(pid: int) -> list[int]:
     """The pids of a process's children, from each of its threads' list."""
     try:
@@ -485,5 +529,5 @@ def host_command(spec: BotSpec) -> list[str]:
     so a bot file's path is made absolute)."""
     where, _, cls = spec.target.rpartition(":")
     target = f"{Path(where).resolve()}:{cls}" if where.endswith(".py") else spec.target
-    cmd = [sys.executable, "-m", "arena.seats.host", target, json.dumps(dict(spec.params))]
+    cmd = [sys.executable, "-m", HOST_MODULE, target, json.dumps(dict(spec.params))]
     return [*cmd, "--path", os.pathsep.join(bot_import_path())]

@@ -218,6 +218,21 @@ def cgroup_cpu_seconds(groups: list[Path]) -> float | None:
     return None
 
 
+def cgroup_processes(groups: list[Path]) -> set[int] | None:
+    """Every process in the seat's group and the groups below it (None without a group):
+    unlike the process tree, it holds the orphans a bot left outside its namespace."""
+    if not groups:
+        return None
+    found: set[int] = set()
+    try:
+        for folder, _, _ in os.walk(groups[0]):
+            text = (Path(folder) / "cgroup.procs").read_text()
+            found.update(int(pid) for pid in text.split())
+    except (OSError, ValueError):
+        return None
+    return found
+
+
 def _usage_usec(stat: Path) -> int:
     """The ``usage_usec`` line of a unified group's ``cpu.stat``."""
     for line in stat.read_text().splitlines():

@@ -91,6 +91,34 @@ class Sleeper(_Honest):
         return super().play(view)
 
 
+class LateOnce(_Honest):
+    """Answers its first ``times`` decisions ``seconds`` late, then every one at once: late,
+    not silent, so it is never restarted for it."""
+
+    def __init__(self, seconds: float = 0.3, times: int = 1, **kw: str) -> None:
+        super().__init__(**kw)
+        self.seconds = seconds
+        self.times = times
+
+    def attack(self, view: View) -> None:
+        if self.times > 0:
+            self.times -= 1
+            time.sleep(self.seconds)
+
+
+class SlowStarter(_Honest):
+    """Takes ``seconds`` to start each game: past its start-up limit, but it must not make
+    the seats whose start is read after its own fault too."""
+
+    def __init__(self, seconds: float = 3.0, **kw: str) -> None:
+        super().__init__(**kw)
+        self.seconds = seconds
+
+    def start_game(self, info: GameInfo) -> None:
+        super().start_game(info)
+        time.sleep(self.seconds)
+
+
 class InfiniteLoop(_Honest):
     """Busy-loops forever on its first play decision (and never reads stdin again)."""
 
@@ -696,6 +724,38 @@ class Killer(_Honest):
                     os.kill(pid, signal.SIGKILL)
                     self.note(killed=pid)
         return super().draw(view)
+
+
+GAMES_HERE: list[int] = []  # the games this process has started
+
+
+class Forger(_Honest):
+    """Writes the Python host's word that its game is over itself, at ``end_game``, on the
+    protocol's pipe (its game child shares it), then stays to read the next game's start
+    and play it with the last game in memory. Each start notes how many games this process
+    played before."""
+
+    def start_game(self, info: GameInfo) -> None:
+        super().start_game(info)
+        self.note(played_here=len(GAMES_HERE))
+        GAMES_HERE.append(info.seed)
+
+    def end_game(self, totals: tuple[int, ...]) -> None:
+        frame = sys._getframe()
+        while frame is not None and not {"reader", "stdout"} <= frame.f_locals.keys():
+            frame = frame.f_back
+        if frame is None:
+            return  # in process: there is no host to forge
+        reader, out = frame.f_locals["reader"], frame.f_locals["stdout"]
+        out.write(b'{"type":"game_over"}\n')
+        out.flush()
+        from arena.seats import host
+        while (raw := reader.next()) is not None:
+            message = json.loads(raw)
+            if message.get("type") == "start_game":
+                params = {"tag": self.tag, "report": self.report_path}
+                host.play(type(self), params, message, reader, out)
+        os._exit(0)
 
 
 class Chatty(_Honest):

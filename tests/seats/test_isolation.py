@@ -568,6 +568,53 @@ def test_a_bot_started_again_after_a_crash_plays_on() -> None:
     assert faults == [None, "crash"] * 3
 
 
+def _seat_on_decision(spec: BotSpec, limits: Limits) -> tuple[ProcessSeat, Game]:
+    """A started process seat of a two-seat game, and the game at that seat's first turn."""
+    seat = make_seat(spec, isolation="process", limits=limits)
+    assert isinstance(seat, ProcessSeat)
+    game = Indian13(seed=3, options={"players": 2})
+    assert seat.start(GameInfo(0, 2, game.version, dict(game.options), 1)) is None
+    while game.to_act != 0:
+        game.apply(game.safe_action())
+    return seat, game
+
+
+@pytest.mark.parametrize("times", [1, 2])
+def test_a_late_answer_within_grace_is_a_timeout_not_a_restart(tmp_path: Path,
+                                                               times: int) -> None:
+    """COM-6, docs/protocol.md: only a bot still silent ``grace_ms`` after its deadline is
+    killed. This one answers late (0.3 s against 0.1 s) on its first decisions and at once
+    after. Its late answers are waiting in the pipe when the grace has passed: they used to
+    go unread (the look came after the deadline), and a bot that had answered was killed as
+    silent, a crash, its memory lost. Late twice in a row, its grace ran from the first
+    miss and never from the second."""
+    report = tmp_path / "late.jsonl"
+    spec = adversary("LateOnce", seconds=0.3, times=times, report=str(report))
+    seat, game = _seat_on_decision(spec, dataclasses.replace(LIMITS, grace_ms=500))
+    try:
+        kinds = []
+        for limit_ms in [100] * times + [ROOMY_MS]:
+            kinds.append(seat.ask(game.view(0), limit_ms).fault)
+            time.sleep(1.5)  # past the grace, and the late answer is in the pipe
+    finally:
+        seat.close()
+    assert kinds == ["timeout"] * times + [None]
+    assert len([n for n in notes(report) if "start" in n]) == 1, notes(report)
+
+
+def test_a_seat_slow_to_start_does_not_fault_the_seats_read_after_it() -> None:
+    """A hostile seat may only fault itself. The referee starts every seat, then reads each
+    one's ready in turn, each against its own start-up limit: an honest seat whose ready
+    came in time, read only after waiting out a slow seat before it, used to count as not
+    started (a crash, then a forfeit), so a losing bot could make a game level."""
+    slow = adversary("SlowStarter", seconds=4.0)
+    record = play_game(Indian13, [slow, RANDOM], seed=5, isolation="process",
+                       options={"players": 2, "draw_cap": 6}, clock=ROOMY,
+                       limits=dataclasses.replace(LIMITS, startup_ms=2500))
+    assert faults(record, 1) == {}, faults(record, 1)
+    assert faults(record, 0).get("crash", 0) > 0, faults(record, 0)
+
+
 def test_late_reply_is_not_taken_for_the_next_games_ready() -> None:
     """Tournament workers keep a seat's process across games. A reply that comes after its
     deadline at the end of one game is dropped by id; it must not be read as the answer to
@@ -586,6 +633,21 @@ def test_late_reply_is_not_taken_for_the_next_games_ready() -> None:
     for record in records:  # late, and restarted when silent past its grace; never unreadable
         assert "timeout" in faults(record, 1) and "unreadable" not in faults(record, 1), \
             faults(record, 1)
+
+
+def test_a_game_child_that_forges_the_hosts_word_does_not_play_the_next_game(
+        tmp_path: Path) -> None:
+    """docs/protocol.md: a bot's memory lasts one game. The game's child shares the host's
+    pipe, so it could write the host's word that it is gone and stay, reading the next
+    game's start (with duplicate deals, the other seats' cards). The word now counts only
+    once the host has nothing below it; the seat that stays is killed after the wait for the
+    word, one timeout, and started afresh."""
+    report = tmp_path / "forger.jsonl"
+    records = two_games([GREEDY, adversary("Forger", report=str(report))], "process")
+    starts = [n["played_here"] for n in notes(report) if "played_here" in n]
+    assert starts == [0, 0], starts
+    assert faults(records[0], 1) == {"timeout": 1}, faults(records[0], 1)
+    assert faults(records[0], 0) == {} and faults(records[1], 0) == {}
 
 
 def two_games(specs: Sequence[BotSpec], isolation: Isolation) -> list[GameRecord]:
