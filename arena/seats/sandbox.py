@@ -25,6 +25,8 @@ import time
 import uuid
 from pathlib import Path
 
+from arena.seats.syscalls import refuse_key_calls
+
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_CAPBSET_DROP = 24
@@ -387,6 +389,7 @@ def main(argv: list[str] | None = None) -> None:
         become_bot_user()
     else:
         drop_capabilities()
+    refuse_key_calls()  # keys outlive processes and namespaces (arena.seats.syscalls)
     try:
         os.execvp(command[0], command)
     except OSError as exc:

@@ -7,8 +7,10 @@ the script could reach. Skipped where the system forbids user namespaces.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import platform
 import socket
 import subprocess
 import sys
@@ -360,6 +362,44 @@ def test_scratch_space_has_a_file_count_limit_and_dev_is_read_only(tmp_path: Pat
     assert 1000 < seen["tmp"] <= confine.TMP_FILES
     assert 100 < seen["shm"] <= 1024
     assert seen["dev"] is False and seen["null"] is True
+
+
+ADD_KEY = {"x86_64": 248, "aarch64": 217}.get(platform.machine())
+KEY_SCRIPT = """
+    import ctypes, json, sys
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    key = libc.syscall(ADD_KEY, b"user", b"arena-probe", b"memo", 4, ctypes.c_long(-4))
+    made, err = key > 0, ctypes.get_errno()
+    if made:  # the control, outside any sandbox: leave nothing in the keyring
+        libc.syscall(KEYCTL, 21, ctypes.c_long(key))  # KEYCTL_INVALIDATE
+    print(json.dumps({"made": made, "errno": err}))
+"""
+
+
+def run_key_script(tmp_path: Path, sandbox: list[str]) -> Any:
+    """Try to add a key to the user keyring, under ``sandbox`` (empty: as the tests run)."""
+    script = textwrap.dedent(KEY_SCRIPT).replace("ADD_KEY", str(ADD_KEY)) \
+        .replace("KEYCTL", str(ADD_KEY + 2 if ADD_KEY else 0))
+    done = subprocess.run([*sandbox, sys.executable, "-c", script], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(ADD_KEY is None, reason="key calls are refused on x86_64 and aarch64")
+@pytest.mark.parametrize("confined", [False, pytest.param(True, marks=needs_namespaces)])
+def test_a_bot_can_keep_no_kernel_key(tmp_path: Path, confined: bool) -> None:
+    """A kernel key outlives every process and namespace, and its owner may make it readable
+    by any process: a bot could leave one for its next game or for another seat (both seen:
+    the other seat's hand, read through /proc/keys). Key calls now fail as on a kernel
+    without keys (ENOSYS), confined or not; the control makes a key as the tests run."""
+    if not run_key_script(tmp_path, [])["made"]:
+        pytest.skip("this kernel (or container) refuses keys to every process already")
+    rules = confinement(BotSpec("probe", "probe.py:Probe")) if confined else None
+    sandbox = [sys.executable, "-m", "arena.seats.sandbox", "--memory", str(1 << 30),
+               "--files", str(1 << 20), *(rules.arguments() if rules else []), "--"]
+    assert run_key_script(tmp_path, sandbox) == {"made": False, "errno": errno.ENOSYS}
 
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the referee is not root here")
