@@ -15,6 +15,7 @@ import json
 import os
 import re
 import signal
+import stat
 import sys
 import threading
 import time
@@ -549,7 +550,9 @@ class Peeker(_Honest):
         for path in _walk(self.roots, deadline):
             if path.suffix in wanted and path != self.report:
                 with contextlib.suppress(OSError):
-                    found.append((path.stat().st_mtime, path))
+                    info = path.stat()
+                    if stat.S_ISREG(info.st_mode):  # a named pipe would hold it for ever
+                        found.append((info.st_mtime, path))
         found.sort(reverse=True)
         for _, path in found[:300]:
             if _cpu_now() > deadline:

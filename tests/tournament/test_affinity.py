@@ -126,14 +126,30 @@ def _wait_for(what: Callable[[], Any], timeout: float = 60) -> Any:
     return found
 
 
+BUSY: Any = None  # a shared count of the workers busy in _busy (set before the pool forks)
+
+
+def _busy() -> None:
+    """Keep a worker busy: an idle worker waits for a task holding the pool's read lock,
+    and one killed while it holds it leaves the pool's terminate waiting for ever."""
+    with BUSY.get_lock():
+        BUSY.value += 1
+    time.sleep(300)
+
+
 @pytest.mark.skipif(len(CPUS) < 2, reason="needs two CPUs to keep workers apart")
 def test_a_worker_started_in_place_of_a_dead_one_takes_its_cpu() -> None:
+    global BUSY
     ctx = multiprocessing.get_context("fork")
     board = Board.new(ctx)
+    BUSY = ctx.Value("i", 0)
     cpus = tuple(CPUS[:2])
-    with ctx.Pool(2, initializer=init_worker, initargs=(None, cpus, board)):
+    with ctx.Pool(2, initializer=init_worker, initargs=(None, cpus, board)) as pool:
+        for _ in range(2):
+            pool.apply_async(_busy)
         first = _wait_for(lambda: board.started.value == 2 and all(board.pids[:2]) and
-                          all(_pinned(pid) for pid in board.pids[:2]) and board.pids[:2])
+                          all(_pinned(pid) for pid in board.pids[:2]) and BUSY.value == 2
+                          and board.pids[:2])
         on_second = next(pid for pid in first if _pinned(pid) == {cpus[1]})
         os.kill(on_second, signal.SIGKILL)  # the pool starts a third, which, in turn, would
         # take the first CPU, where the other worker already is
