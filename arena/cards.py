@@ -6,6 +6,8 @@ A card is a small value: ``Card.parse("10H")`` reads it, ``str(card)`` prints it
 Card.parse('10H')
 >>> str(Card.parse("10♥")), str(Card.parse("jk"))
 ('10H', 'JK')
+>>> str(Card.parse("5♠\ufe0f")), str(Card.parse("🃏\ufe0f"))  # as phones paste them
+('5S', 'JK')
 >>> [str(c) for c in parse_cards("AS 2S 3S")]
 ['AS', '2S', '3S']
 >>> len(deck(jokers=2)), len(deck(jokers=4)), len(deck(jokers=0))
@@ -32,6 +34,7 @@ _SUIT_ALIASES = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "
 _RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10}
 _EXPECTED = "expected rank A 2-10 J Q K (or T) then suit S H D C (or ♠♥♦♣), or JK"
 JOKER_CODE = 52
+EMOJI_STYLE = "\ufe0f"  # the variation selector a phone pastes after ♠: the same suit
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -76,7 +79,7 @@ class Card:
         canonical = _BY_TEXT.get(text)
         if canonical is not None:
             return canonical
-        token = text.strip().upper()
+        token = text.replace(EMOJI_STYLE, "").strip().upper()
         if token in ("JK", "JOKER", "*", "🃏"):
             return _BY_CODE[JOKER_CODE]
         rank, suit = _RANK_ALIASES.get(token[:-1]), _SUIT_ALIASES.get(token[-1:])

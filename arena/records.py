@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +26,8 @@ _SCHEMA_WORDS = f"{SCHEMAS[0]} to {SCHEMAS[-1]}"
 COMPACT = 3  # the first schema whose actions are one text (docs/records.md)
 log = logging.getLogger("arena.records")
 FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
+_KINDS = frozenset(k.value for k in Fault)  # a record holding another kind is refused
+FaultCount = Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)]  # as records may hold
 RoundRecord = RoundResult  # one type for the engine's round results and the records'
 
 
@@ -32,7 +35,7 @@ class SeatRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One seat of a game: its bot, faults by kind and decision times in milliseconds."""
 
     bot: str
-    faults: Mapping[str, Points]
+    faults: Mapping[str, FaultCount]
     decisions: Annotated[int, msgspec.Meta(ge=0)]
     time_mean_ms: float
     time_p95_ms: float
@@ -142,13 +145,24 @@ _DECODER = msgspec.json.Decoder(_STORED)
 
 def _check_places(record: Any, actions: int) -> None:
     """What the record's types cannot say: the schema, one total, rank and penalty a seat,
-    and ranks that are places (ValueError, and the slow reading names it)."""
+    ranks that follow from the totals and fault kinds of the closed set (ValueError, and
+    the slow reading names it)."""
     seats = len(record.seats)
     if record.schema not in SCHEMAS or len(record.totals) != seats or \
-            len(record.ranks) != seats or not all(1 <= r <= seats for r in record.ranks) or \
+            len(record.ranks) != seats or \
             any(len(r.penalties) != seats for r in record.rounds) or \
-            not all(0 <= f.seat < seats and 0 <= f.at <= actions for f in record.fault_log):
+            not all(0 <= f.seat < seats and 0 <= f.at <= actions for f in record.fault_log) or \
+            not all(s.faults.keys() <= _KINDS for s in record.seats) or \
+            record.ranks != places(record.totals, [s.forfeit for s in record.seats]):
         raise ValueError("a count does not match the seats")
+
+
+def places(totals: Sequence[int], forfeits: Sequence[bool]) -> tuple[int, ...]:
+    """The competition ranks the referee gives: lower totals first, a forfeited seat after
+    every other, equal seats sharing a rank; so a record's ranks can be checked exactly."""
+    keys: Sequence[Any] = list(zip(forfeits, totals, strict=True)) if any(forfeits) else totals
+    order = sorted(keys)
+    return tuple(bisect_left(order, key) + 1 for key in keys)
 
 
 _FIELDS = {"schema": int, "id": str, "variant": str, "options": dict, "seed": int,
@@ -172,15 +186,12 @@ def _check_record(raw: Any) -> None:
     if seats < 2:
         raise ValueError(f"seats: expected at least 2, got {seats}")
     for seat in raw["seats"]:
-        _fields(seat, _SEAT_FIELDS, "seats[]")
-        _integers(list(seat["faults"].values()), "faults")
-        if not isinstance(seat.get("forfeit", False), bool) or seat["decisions"] < 0:
-            raise ValueError(f"seat {shown(seat['bot'])}: expected forfeit true or false "
-                             "and decisions >= 0")
+        _check_seat(seat)
     for name in ("totals", "ranks"):
         _integers(raw[name], name, seats)
     if not all(1 <= r <= seats for r in raw["ranks"]):
         raise ValueError(f"ranks: expected places from 1 to {seats}, got {shown(raw['ranks'])}")
+    _check_ranks(raw)
     for r in raw["rounds"]:
         _fields(r, _ROUND_FIELDS, "rounds[]")
         _integers(r["penalties"], "penalties", seats)
@@ -190,6 +201,28 @@ def _check_record(raw: Any) -> None:
     elif not isinstance(played, list) or not set(map(type, played)) <= {str}:  # in C
         raise ValueError("actions: expected a list of texts")
     _check_fault_log(raw.get("fault_log", []), seats, len(played))
+
+
+def _check_seat(seat: Any) -> None:
+    """A seat's fields, its faults counted by kinds of the closed set (docs/records.md)."""
+    _fields(seat, _SEAT_FIELDS, "seats[]")
+    _integers(list(seat["faults"].values()), "faults")
+    if not isinstance(seat.get("forfeit", False), bool) or seat["decisions"] < 0:
+        raise ValueError(f"seat {shown(seat['bot'])}: expected forfeit true or false "
+                         "and decisions >= 0")
+    odd = {k: n for k, n in seat["faults"].items() if k not in _KINDS or n < 0}
+    if odd:
+        raise ValueError(f"seat {shown(seat['bot'])}: faults: expected counts >= 0 of "
+                         f"{', '.join(FAULT_KINDS)}, got {shown(odd)}")
+
+
+def _check_ranks(raw: Any) -> None:
+    """Ranks that are the places the totals give (lower is better, forfeits last): a
+    leaderboard counts wins from the ranks and points from the totals."""
+    expected = places(raw["totals"], [s.get("forfeit", False) for s in raw["seats"]])
+    if tuple(raw["ranks"]) != expected:
+        raise ValueError(f"ranks: expected {list(expected)} for totals {shown(raw['totals'])} "
+                         f"(lower first, a forfeited seat last), got {shown(raw['ranks'])}")
 
 
 def _check_fault_log(notes: Any, seats: int, actions: int) -> None:
@@ -303,18 +336,22 @@ def replay(record: GameRecord) -> Game:
 def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     """All whole records of a ``games.jsonl``; a torn last line (a killed run) is skipped,
     and a game id seen before is dropped with a warning (two runs that wrote one file).
+    Every record must be of one known variant version: a leaderboard never mixes them.
     ``actions=False`` reads records to rate, not to replay: their ``actions`` are empty."""
     path = Path(path)
     if not path.exists():
         return []
     records: dict[str, GameRecord] = {}
     dropped = 0
+    variant = ""
     try:
         with path.open(encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
                 if not line.endswith("\n"):
                     break  # torn write: the game is played again on resume
                 record = _record(path, number, line, actions)
+                if record.variant != variant:  # the first record, or one of another variant
+                    variant = _variant(path, number, record.variant, variant)
                 dropped += record.id in records
                 records.setdefault(record.id, record)
     except UnicodeDecodeError as exc:
@@ -325,6 +362,25 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
         log.warning("arena: warning: %s: %d records repeat a game id seen before; "
                     "each game is counted once", path, dropped)
     return list(records.values())
+
+
+def _variant(path: Path, number: int, variant: str, before: str) -> str:
+    """The file's variant version, known to the registry, from its first record; BadInput
+    naming the line of a record of another variant or of an unknown one."""
+    from arena.variants import find_variant
+
+    where = f"{path}:{number}"
+    if before:
+        raise BadInput(f"{where}: variant {shown(variant)}, expected {before!r} as in the "
+                       "records before it (a leaderboard never mixes variants)")
+    try:
+        version = find_variant(variant).version
+    except BadInput as exc:
+        raise BadInput(f"{where}: {exc}") from exc
+    if variant != version:
+        raise BadInput(f"{where}: variant {shown(variant)}, expected a versioned variant "
+                       f"such as {version!r}")
+    return variant
 
 
 def _record(path: Path, number: int, line: str, actions: bool = True) -> GameRecord:

@@ -22,7 +22,15 @@ from arena.engine.game import Game
 from arena.engine.results import Fault, GameEnd
 from arena.engine.view import RoundSummary
 from arena.errors import ArenaError, BadInput, IllegalAction
-from arena.records import FAULT_KINDS, SCHEMA, FaultNote, GameRecord, SeatRecord, action_text
+from arena.records import (
+    FAULT_KINDS,
+    SCHEMA,
+    FaultNote,
+    GameRecord,
+    SeatRecord,
+    action_text,
+    places,
+)
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.protocol import END_GRACE_S
@@ -248,10 +256,9 @@ class Referee:
             log.info("%s seat %d (%s) forfeits: %s", self.game_id, seat, tally.name, why)
 
     def ranks(self) -> tuple[int, ...]:
-        """Ranks by total, with forfeited seats after all others (tied among themselves)."""
-        keys = [(t.forfeit, total) for t, total in zip(self.tally, self.game.totals,
-                                                       strict=True)]
-        return tuple(1 + sum(k < mine for k in keys) for mine in keys)
+        """Ranks by total, with forfeited seats after all others (records.places: a
+        record's ranks are checked by the same rule)."""
+        return places(self.game.totals, [t.forfeit for t in self.tally])
 
     def record(self) -> GameRecord:
         """The finished game as a record (its actions replay to the same totals)."""

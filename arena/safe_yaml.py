@@ -9,6 +9,9 @@ files are read the same way.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from collections.abc import Hashable, Iterator
 from pathlib import Path
 from typing import Any
@@ -95,8 +98,12 @@ class _Loader(yaml.SafeLoader):
 
 
 def read_text(path: Path, *, limit: int = MAX_BYTES) -> str:
-    """The file as UTF-8 text of at most ``limit`` bytes (OSError when it cannot be read)."""
-    with path.open("rb") as f:
+    """The file as UTF-8 text of at most ``limit`` bytes (OSError when it cannot be read);
+    a named pipe or a device is refused, not read: either could make the reader wait
+    forever or read without end."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe opens without a writer
+    with open(fd, "rb") as f:
+        _check_regular(path, os.fstat(fd).st_mode)
         data = f.read(limit + 1)
     if len(data) > limit:
         raise BadYaml(f"larger than {_size(limit)}; expected a file of settings")
@@ -106,6 +113,16 @@ def read_text(path: Path, *, limit: int = MAX_BYTES) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise BadYaml(f"not UTF-8 text (byte 0x{data[exc.start]:02x}); expected a UTF-8 "
                       "file", line) from exc
+
+
+def _check_regular(path: Path, mode: int) -> None:
+    """A folder says so as the system does; a pipe, a socket or a device is no settings
+    file."""
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not stat.S_ISREG(mode):
+        raise BadYaml("not a regular file (a named pipe, a socket or a device); expected a "
+                      "file of settings")
 
 
 def load(text: str, *, deepest: int = MAX_DEPTH,

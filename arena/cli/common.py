@@ -17,7 +17,7 @@ from arena.errors import ArenaError, BadInput, shown
 from arena.seats.bot import BUILTIN_BOTS as BUILTIN_BOTS  # re-exported for the commands
 from arena.seats.bot import BotSpec, named_bot
 from arena.tournament.config import WORKERS
-from arena.tournament.config_bots import command_bot
+from arena.tournament.config_bots import check_bot_file, command_bot
 
 P = ParamSpec("P")
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
@@ -111,6 +111,7 @@ def bot_spec(text: str, seat: int) -> BotSpec:
     """A bot named on the command line, in any of its forms (:data:`BOT_FORMS`); found, not
     imported (starting it is :func:`check_bots_start`'s job)."""
     try:
+        check_bot_file(text, Path.cwd())
         return named_bot(text, Path.cwd(), origin=f"bot {seat}")
     except BadInput as exc:
         raise BadInput(f"bot {seat} {text!r}: {exc}") from exc

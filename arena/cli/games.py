@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, cast
@@ -61,6 +62,7 @@ def play(
     """Play one game between bots (or you: name a seat human) and print the result."""
     if isolation not in ("inprocess", "process"):
         raise BadInput(f"--isolation {isolation!r}: expected inprocess or process")
+    _make_logs_folder(logs)
     game_cls = find_variant(variant)
     options = parse_option_args(option)
     named, commands = bots or [], command or []
@@ -87,6 +89,25 @@ def play(
         for line in turn_log(record, faults):
             typer.echo(line)
     typer.echo(result_table(record))
+
+
+def _make_logs_folder(logs: Path | None) -> None:
+    """Make the --logs folder first: a path that cannot be one (a file, a device, a place
+    no folder can be made) is refused in one line, not when the first bot starts."""
+    if logs is None:
+        return
+    try:
+        logs.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        problem = "exists and is not a folder"
+    except OSError as exc:
+        problem = f"cannot be made ({exc.strerror or exc})"
+    else:
+        writable = os.access(logs, os.W_OK | os.X_OK)
+        problem = "" if writable else "is a folder this user cannot write"
+    if problem:
+        raise BadInput(f"--logs {logs}: {problem}; expected a folder for the bots' stderr "
+                       "logs")
 
 
 def _with_a_person(game_cls: type[Game], specs: dict[int, BotSpec], person: int, *,

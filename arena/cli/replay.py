@@ -3,6 +3,7 @@ the organiser saw it (every hand) or as one seat did (exactly what its bot was g
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated
@@ -12,6 +13,7 @@ from rich.console import Console
 
 from arena.cli import show
 from arena.cli.common import OptionArgs, bot_spec, guarded
+from arena.engine.game import Game
 from arena.engine.options import parse_option_args
 from arena.errors import BadInput, shown
 from arena.records import GameRecord, read_games
@@ -41,8 +43,8 @@ def replay(
     option: OptionArgs = None,
 ) -> None:
     """Replay a finished game turn by turn: draws, plays, the table, penalties, faults."""
-    record = _played(where or [], seed, option) if seed is not None else \
-        _recorded(where or [])
+    source, record = (f"replay --seed {seed}", _played(where or [], seed, option)) \
+        if seed is not None else _recorded(where or [])
     if seat is not None and seat >= len(record.seats):
         raise BadInput(f"--seat {seat}: the game has seats 0 to {len(record.seats) - 1}")
     out = show.console()
@@ -57,7 +59,7 @@ def replay(
                 if step and s.at is not None:
                     _wait(out)
     except ValueError as exc:
-        raise BadInput(f"{exc}: the record does not replay") from exc
+        raise BadInput(f"{source}: {exc}: the record does not replay") from exc
     out.print(f"final totals {list(record.totals)}, ranks {list(record.ranks)} "
               f"({record.termination})")
 
@@ -69,7 +71,8 @@ def _wait(out: Console) -> None:
         return
 
 
-def _recorded(where: Sequence[str]) -> GameRecord:
+def _recorded(where: Sequence[str]) -> tuple[str, GameRecord]:
+    """The games file and its record asked for, so that an error names both."""
     if not where:
         raise BadInput("replay: name a results folder and a game id (or give --seed)")
     path = Path(where[0])
@@ -84,7 +87,7 @@ def _recorded(where: Sequence[str]) -> GameRecord:
     if len(where) > 2 or not found:
         raise BadInput(f"{path}: no game {shown(wanted)}; its games are {_ids(records)}"
                        if not found else f"replay: one game at a time, got {len(where) - 1}")
-    return found[0]
+    return str(games), found[0]
 
 
 def _ids(records: Sequence[GameRecord]) -> str:
@@ -98,11 +101,24 @@ def _played(where: Sequence[str], seed: int, option: list[str] | None) -> GameRe
     if len(where) < 2:
         raise BadInput("replay --seed: name the variant and one bot per seat, as for "
                        "`arena play`")
-    game_cls = find_variant(where[0])
+    game_cls = _seed_variant(where[0])
     options = parse_option_args(option)
     options.setdefault("players", len(where) - 1)
     specs = [bot_spec(b, i) for i, b in enumerate(where[1:])]
     return play_game(game_cls, specs, seed=seed, options=options)
+
+
+def _seed_variant(text: str) -> type[Game]:
+    """The variant of the game --seed plays again; a results folder named with --seed is
+    told to drop it, since a recorded game is replayed without one."""
+    try:
+        return find_variant(text)
+    except BadInput as exc:
+        recorded = os.path.exists(text)  # results/b: a recorded game, asked with --seed
+        why = f"{shown(text)} is a file or folder, not a variant: drop --seed to replay " \
+            "a recorded game" if recorded else str(exc)
+        raise BadInput(f"replay --seed: expected a variant and one bot per seat, as for "
+                       f"`arena play`; {why}") from exc
 
 
 def _step_lines(s: Step, names: Sequence[str], seat: int | None) -> Iterator[str]:

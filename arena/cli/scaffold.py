@@ -60,16 +60,16 @@ def new_bot(
     lang: Annotated[str, typer.Option(
         metavar="python|javascript",
         help=f"The bot's language: {LANGUAGE_NAMES}.")] = LANGUAGES[0].name,
-    directory: Annotated[Path, typer.Option(
+    directory: Annotated[str | None, typer.Option(  # text: '' is no folder, '.' is here
         "--dir", metavar="FOLDER", show_default=False,
-        help="Where to make the bot's folder (default: here).")] = Path(),
+        help="Where to make the bot's folder (default: here).")] = None,
 ) -> None:
     """Write a bot that plays legal moves, and a tournament that seats it against the
     built-in bots, in a new folder NAME/."""
     game = DEFAULT_VARIANT if variant is None else find_variant(variant)
     language = find_language(lang)
     check_name(name)
-    folder = directory / name
+    folder = parent_folder(directory) / name
     files = {folder / f"{name}{language.suffix}": bot_text(name, language),
              folder / CONFIG: config_text(name, game, language)}
     write_new(folder, files)
@@ -97,6 +97,17 @@ def check_name(name: str) -> None:
     if name in BUILTIN_BOTS:
         raise BadInput(f"bot name {name!r}: its tournament already seats a built-in bot of that "
                        "name; expected another name")
+
+
+def parent_folder(directory: str | None) -> Path:
+    """The folder --dir names, or the current one; an empty --dir names none, as an empty
+    output: is no results folder."""
+    if directory is None:
+        return Path()
+    if not directory or "\0" in directory:
+        raise BadInput(f"--dir {shown(directory)}: expected a folder path (leave --dir out "
+                       "for the current folder)")
+    return Path(directory)
 
 
 def class_name(name: str) -> str:

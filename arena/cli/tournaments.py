@@ -28,7 +28,7 @@ from arena.tournament.config import (
     cluster_address,
     load_config,
 )
-from arena.tournament.results import stored_anchor, teams_of
+from arena.tournament.results import check_results_folder, stored_anchor, teams_of
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
 
 FORMAT_WORDS = "|".join(FORMATS)
@@ -44,8 +44,8 @@ def run(
                                               help="Games per table.")] = None,
     seed: Annotated[int | None, typer.Option(min=SEED.low, max=SEED.high, metavar="SEED",
                                              help="Tournament seed.")] = None,
-    out: Annotated[Path | None, typer.Option(metavar="FOLDER",
-                                             help="Results folder (default: results).")] = None,
+    out: Annotated[str | None, typer.Option(metavar="FOLDER",  # text: '' is no folder
+                                            help="Results folder (default: results).")] = None,
     fresh: Annotated[bool, typer.Option(help="Discard earlier results of this config.")] = False,
     fmt: Annotated[str, typer.Option("--format", metavar=FORMAT_WORDS,
                                      help="Leaderboard format.")] = "plain",
@@ -61,6 +61,7 @@ def run(
                                          "output": out, **_cluster_choice(cluster)})
     check_format(fmt)  # reject a bad --format before playing
     _warn_if_unconfined(cfg)
+    check_results_folder(cfg.results_dir, fresh=fresh)
     try:
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
     except KeyboardInterrupt as exc:
@@ -68,10 +69,27 @@ def run(
         typer.echo(f"arena: {reason}{_what_is_kept(cfg.results_dir / 'games.jsonl')}",
                    err=True)
         raise typer.Exit(code) from None
+    except OSError as exc:
+        if (problem := _results_problem(exc, cfg.results_dir, fresh=fresh)) is None:
+            raise
+        raise problem from exc
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+def _results_problem(exc: OSError, folder: Path, *, fresh: bool) -> BadInput | None:
+    """A file of the results folder the run could not change (an old result --fresh may
+    not delete: immutable, or in a folder of another user's) as bad input about that
+    folder, in one line; None for any other error, which stays what it is."""
+    named = os.fsdecode(exc.filename) if exc.filename is not None else None
+    if named is None or not Path(os.path.abspath(named)).is_relative_to(
+            os.path.abspath(folder)):
+        return None
+    doing = "delete it for --fresh" if fresh else "write it"
+    return BadInput(f"{named}: cannot {doing} ({exc.strerror or exc}); expected a results "
+                    "folder this user may change")
 
 
 def _what_is_kept(games: Path) -> str:
@@ -149,10 +167,9 @@ def leaderboard(
                                      help="The table's format.")] = "plain",
     h2h: Annotated[bool, typer.Option("--h2h", help="Print the head-to-head table instead: "
                                       "each pair's score (wins, ties half) and games.")] = False,
-    anchor: Annotated[str | None, typer.Option(metavar="NAME=ELO",
-                                               help="Fix one bot's Elo (default: the "
-                                               "config's rating.anchor, else mean "
-                                               "1500).")] = None,
+    anchor: Annotated[list[str] | None, typer.Option(  # a list: a second one is refused
+        metavar="NAME=ELO", show_default=False, help="Fix one bot's Elo (default: the "
+        "config's rating.anchor, else mean 1500).")] = None,
     wide: Annotated[bool, typer.Option("--wide", help="Every column (the default table fits "
                                        "100 columns).")] = False,
 ) -> None:
@@ -161,7 +178,8 @@ def leaderboard(
     if not games.is_file():
         raise BadInput(f"{results}: no games.jsonl here")
     check_format(fmt)  # the arguments first: a warning of read_games is no error
-    fixed = None if h2h else parse_anchor(anchor) if anchor else stored_anchor(games.parent)
+    fixed = None if h2h else parse_anchor(_one_anchor(anchor)) if anchor else \
+        stored_anchor(games.parent)
     records = read_games(games, actions=False)
     if h2h:
         from arena.ratings.leaderboard import head_to_head  # numpy: only when rating
@@ -169,6 +187,14 @@ def leaderboard(
         typer.echo(render_h2h(head_to_head(records, teams=teams_of(records)), fmt))
         return
     _print_board(records, anchor=fixed, fmt=fmt, wide=wide)
+
+
+def _one_anchor(given: list[str]) -> str:
+    """The one --anchor: the ratings fix one bot's Elo, as a config's rating.anchor does."""
+    if len(given) > 1:
+        raise BadInput(f"--anchor given {len(given)} times: expected one bot and its Elo, "
+                       "e.g. --anchor random=1000")
+    return given[0]
 
 
 @guarded

@@ -91,7 +91,7 @@ class BotSpec:
             return [module_file(where)]
         found = stat_or_none(Path(where))
         if found is None or not stat.S_ISREG(found.st_mode):
-            raise BadInput(_not_a_file(Path(where)))
+            raise BadInput(not_a_file(Path(where)))
         return [Path(where)]
 
     def source_hash(self) -> str:
@@ -130,7 +130,7 @@ def bot_target(text: str, base: Path) -> str:
         if not sep or not all(part.isidentifier() for part in where.split(".")):
             raise BadInput(f"expected {BOT_FORMS}")
         return text
-    file = _bot_file(where, base)
+    file = bot_file(where, base)
     return f"{file}:{cls or bot_class_in(file)}"
 
 
@@ -144,7 +144,7 @@ def named_bot(text: str, base: Path, *, origin: str = "") -> BotSpec:
     return spec
 
 
-def _bot_file(where: str, base: Path) -> Path:
+def bot_file(where: str, base: Path) -> Path:
     path = Path(where).expanduser()
     with contextlib.suppress(OSError):  # too long a name: reading it says so
         if not path.is_absolute() and (base / path).is_file():
@@ -171,7 +171,7 @@ def stat_or_none(path: Path) -> os.stat_result | None:
         raise
 
 
-def _not_a_file(path: Path) -> str:
+def not_a_file(path: Path) -> str:
     """Why ``path`` cannot be a bot's file: missing, or there but no regular file (a folder,
     a pipe that would block whoever reads it, a device)."""
     try:
@@ -191,12 +191,12 @@ def bot_class_in(file: Path) -> str:
     file's syntax (nothing of it runs); an error names the classes when there are several
     bot classes or none."""
     if not file.is_file():  # reading a pipe would wait for a writer forever
-        raise BadInput(_not_a_file(file))
+        raise BadInput(not_a_file(file))
     try:
         with file.open("rb") as f:
             source = f.read(MAX_SCANNED + 1)
     except FileNotFoundError:  # gone since
-        raise BadInput(_not_a_file(file)) from None
+        raise BadInput(not_a_file(file)) from None
     except OSError as exc:
         raise BadInput(f"cannot be read ({exc.strerror or exc})") from exc
     if len(source) > MAX_SCANNED:

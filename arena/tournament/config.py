@@ -34,6 +34,7 @@ from arena.tournament.config_file import (
     _check_keys,
     _typed,
     _Where,
+    not_text,
 )
 from arena.tournament.schedule import table_count
 from arena.variants import find_variant
@@ -231,11 +232,7 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
         if key not in raw:
             raise where.error((key,), "missing; this key is required")
     name = _name(raw, where)
-    try:
-        game = find_variant(raw["variant"] if isinstance(raw["variant"], str)
-                            else shown(raw["variant"]))
-    except BadInput as exc:
-        raise where.error(("variant",), str(exc)) from exc
+    game = _variant(raw["variant"], where)
     opts = _typed(raw, "options", dict, {}, (), where, "a mapping of variant options")
     try:
         options = resolve_options(game.name, game.OPTIONS, opts)
@@ -267,9 +264,23 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
     return config
 
 
+def _variant(text: Any, where: _Where) -> type[Game]:
+    """The variant a config names: text, one of the variants' names or aliases."""
+    if not isinstance(text, str):
+        raise where.error(("variant",), f"expected a variant name such as indian13, "
+                                        f"{not_text(text)}")
+    try:
+        return find_variant(text)
+    except BadInput as exc:
+        raise where.error(("variant",), str(exc)) from exc
+
+
 def _name(raw: Mapping[str, Any], where: _Where) -> str:
     """The tournament's name: a folder name inside ``output``."""
-    name = _typed(raw, "name", str, None, (), where, "a name (letters, digits, - or _)")
+    name = raw["name"]
+    if not isinstance(name, str):
+        raise where.error(("name",), "expected text (letters, digits, '-', '_' or '.'), "
+                                     f"{not_text(name)}")
     if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or set(name) == {"."}:
         raise where.error(("name",), "expected letters, digits, '-', '_' or '.' (not only dots)")
     if len(name) > MAX_NAME:
@@ -293,15 +304,23 @@ def _check_games(config: Config, where: _Where, over: Mapping[str, Any]) -> None
                               f"games; expected at most {MAX_GAMES} in one tournament")
 
 
-def _output(raw: Mapping[str, Any], where: _Where, override: Path | None) -> Path:
-    """Where result folders go: a folder, or a path where one can be made."""
+def _output(raw: Mapping[str, Any], where: _Where, override: str | Path | None) -> Path:
+    """Where result folders go: a folder, or a path where one can be made; ``--out`` (its
+    text as typed: ``Path("")`` would be the current folder) is held to the same rule."""
+    expected = f"expected a folder path of at most {MAX_PATH} characters"
     if override is not None:
+        if not _folder_text(str(override)):
+            raise BadInput(f"--out {shown(str(override))}: {expected}")
         return Path(override)
     text = _typed(raw, "output", str, "results", (), where, "a directory path")
-    if not text or "\0" in text or len(text) > MAX_PATH:
-        raise where.error(("output",), f"expected a folder path of at most {MAX_PATH} "
-                                       f"characters, got {shown(text)}")
+    if not _folder_text(text):
+        raise where.error(("output",), f"{expected}, got {shown(text)}")
     return Path(text)
+
+
+def _folder_text(text: str) -> bool:
+    """Text that can name a folder: not empty, no NUL byte, not longer than Linux allows."""
+    return bool(text) and "\0" not in text and len(text) <= MAX_PATH
 
 
 def _check_results_dir(config: Config, where: _Where, *, from_command_line: bool) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+import stat
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -13,11 +14,19 @@ from typing import Any
 
 from arena.errors import BadInput, shown
 from arena.seats import confine
-from arena.seats.bot import BOT_FORMS, BotSpec, bot_target, stat_or_none
+from arena.seats.bot import (
+    BOT_FORMS,
+    BotSpec,
+    bot_file,
+    bot_target,
+    not_a_file,
+    stat_or_none,
+)
 from arena.tournament.config_file import (
     _check_keys,
     _typed,
     _Where,
+    not_text,
 )
 
 BOT_KEYS = ("name", "module", "command", "params", "read", "write", "network", "env")
@@ -57,11 +66,7 @@ def _bot(entry: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> Bo
     if not isinstance(entry, dict):
         raise where.error(at, "expected a mapping with name and module")
     _check_keys(entry, BOT_KEYS, at, where)
-    name = entry.get("name")
-    if not isinstance(name, str) or not name or len(name) > MAX_NAME or name in (".", "..") \
-            or "/" in name or not name.isprintable():
-        raise where.error((*at, "name"), f"expected a bot name of at most {MAX_NAME} "
-                                         "printable characters, without '/'")
+    name = _bot_name(entry.get("name"), (*at, "name"), where)
     if ("command" in entry) == ("module" in entry):
         raise where.error(at, "expected exactly one of module (a Python class) or "
                               "command (a program speaking docs/protocol.md)")
@@ -77,6 +82,19 @@ def _bot(entry: Any, at: tuple[str | int, ...], where: _Where, base: Path) -> Bo
                    origin=where.place(at))
 
 
+def _bot_name(name: Any, at: tuple[str | int, ...], where: _Where) -> str:
+    """A bot's name, the leaderboard's row and its log's file name: printable text, not
+    only spaces (a blank row), without '/'."""
+    expected = (f"expected a bot name of at most {MAX_NAME} printable characters, not only "
+                "spaces, without '/'")
+    if not isinstance(name, str):
+        raise where.error(at, f"{expected}, {not_text(name)}")
+    if not name.strip() or len(name) > MAX_NAME or name in (".", "..") or "/" in name \
+            or not name.isprintable():
+        raise where.error(at, f"{expected}, got {shown(name)}")
+    return name
+
+
 def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], where: _Where,
                 base: Path) -> BotSpec:
     """A Python class, found (not imported) from its module or file, or a built-in bot."""
@@ -84,6 +102,7 @@ def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], 
     if not isinstance(module, str) or not _sane(module, MAX_PATH):
         raise where.error((*at, "module"), f"expected {BOT_FORMS}, got {shown(module)}")
     try:
+        check_bot_file(module, base)
         target = bot_target(module, base)
     except BadInput as exc:
         got = f", got {shown(module)}" if str(exc).startswith("expected") else ""
@@ -96,6 +115,22 @@ def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], 
     except OSError as exc:
         raise where.error((*at, "module"), f"cannot be read ({exc.strerror or exc})") from exc
     return spec
+
+
+def check_bot_file(text: str, base: Path) -> None:
+    """Refuse a bot file named with its class (``z.py:Bot``) that is there but no regular
+    file, as one named without it is: behind a symlink its name may not end in ``.py``
+    (``/dev/zero``), and it would be looked for as a module of that name."""
+    where, sep, _ = text.strip().rpartition(":")
+    if not sep or not where.endswith(".py"):
+        return  # a built-in, a module, or a file whose class is read from it (it checks)
+    try:
+        path = bot_file(where, base)
+        found = stat_or_none(path)
+    except OSError:
+        return  # cannot be checked: finding its class says why
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise BadInput(not_a_file(path))
 
 
 def _params(raw: Any, at: tuple[str | int, ...], where: _Where) -> dict[str, Any]:

@@ -3,6 +3,7 @@ says what was expected; bounded integers say their bounds."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +93,18 @@ def _key_text(key: Any) -> str:
     plain = isinstance(key, str) and key and key.isprintable() and key.strip() == key
     text = key if plain else shown(key)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def not_text(value: Any) -> str:
+    """What a message says of a value that should be text: YAML reads a bare ``123``,
+    ``yes`` or ``2024-01-01`` as no string, and an empty value as nothing."""
+    if value is None:
+        return "got nothing"
+    kinds = ((bool, "true or false"), (int | float, "a number"), (dt.date, "a date"))
+    kind = next((k for t, k in kinds if isinstance(value, t)), None)
+    if kind is None:
+        return f"got {shown(value)}"
+    return f"got {shown(value)}, which YAML reads as {kind}: quote it to make it text"
 
 
 def _check_keys(raw: Mapping[Any, Any], allowed: tuple[str, ...], at: tuple[str | int, ...],

@@ -1,9 +1,12 @@
 """What a results folder says beyond its games: the team map of its records' variant and
 the rating anchor of the config that made it. Read here, above the ratings, so the
-leaderboard stays a pure function of the records and its arguments."""
+leaderboard stays a pure function of the records and its arguments. And whether ``arena
+run`` can use the folder at all, asked before it writes anything."""
 
 from __future__ import annotations
 
+import stat
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +15,7 @@ from arena import safe_yaml
 from arena.errors import BadInput
 from arena.ratings.terms import MAX_ELO, Anchor
 from arena.records import GameRecord
+from arena.seats.bot import stat_or_none
 from arena.variants import find_variant
 
 if TYPE_CHECKING:
@@ -48,3 +52,38 @@ def stored_anchor(folder: Path) -> Anchor | None:
                     abs(elo) <= MAX_ELO:
                 return str(name), float(elo)
     return None
+
+
+RUN_FILES = ("config.yaml", "games.jsonl", "arena.log", "arena.lock")  # arena run's own
+APPENDED = ("games.jsonl", "arena.log")  # written to where they are when a run resumes
+
+
+def check_results_folder(folder: Path, *, fresh: bool) -> None:
+    """Refuse, in one line and before a bot starts, a results folder ``arena run`` cannot
+    use: one it may not write, a file of its own that is no regular file (a named pipe or
+    a device would make the run wait or read forever), or one a resumed run cannot append
+    to. A folder not made yet is the run's to make (the config checked its parents)."""
+    if not folder.is_dir():
+        return
+    try:
+        with tempfile.TemporaryFile(dir=folder):  # nameless where it can be: nothing left
+            pass
+    except OSError as exc:
+        raise BadInput(f"{folder}: cannot write the results folder "
+                       f"({exc.strerror or exc})") from exc
+    for name in RUN_FILES:
+        _check_run_file(folder / name, append=not fresh and name in APPENDED)
+
+
+def _check_run_file(path: Path, *, append: bool) -> None:
+    """One of the run's files, if there: a regular file, and one it can append to."""
+    try:
+        found = stat_or_none(path)
+        if found is not None and stat.S_ISREG(found.st_mode) and append:
+            path.open("ab").close()  # nothing written: the run will append here
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot be written ({exc.strerror or exc}); expected a "
+                       "results folder this user may write") from exc
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise BadInput(f"{path}: not a regular file (a folder, a named pipe or a device); "
+                       "expected the arena's own file: move it aside")

@@ -140,7 +140,7 @@ class Indian13(Game):
     def hand_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
                     options: Mapping[str, Any]) -> HandReport:
         """IND-17 and IND-22 for any list of cards; ``wild`` is the indicator."""
-        wilds = cls._calculator_wilds(wild, options)
+        wilds = cls._calculator_wilds(wild, round, options)
         values = card_values(wilds)
         valid = declaration(cards, wilds)
         if valid is not None:
@@ -175,7 +175,8 @@ class Indian13(Game):
                     round: int | None, options: Mapping[str, Any]) -> MeldReport:
         """IND-11 to IND-13 for one group of cards."""
         plain = cls.unnamed(cards, "IND-12")
-        return MeldReport.of(check_meld(plain, IND_MELDS, cls._calculator_wilds(wild, options)))
+        return MeldReport.of(check_meld(plain, IND_MELDS,
+                                        cls._calculator_wilds(wild, round, options)))
 
     @classmethod
     def deck_counts(cls, options: Mapping[str, Any]) -> Counter[Card]:
@@ -184,7 +185,12 @@ class Indian13(Game):
         return Counter(deck(decks=2, jokers=2))
 
     @classmethod
-    def _calculator_wilds(cls, wild: Card | None, options: Mapping[str, Any]) -> WildSpec:
+    def _calculator_wilds(cls, wild: Card | None, round: int | None,
+                          options: Mapping[str, Any]) -> WildSpec:
+        """The calculators' wild cards: the indicator's (IND-5), never a round's."""
+        if round is not None:
+            raise BadInput(f"{cls.name}: --round does not apply: the indicator (--wild) alone "
+                           "sets the wild cards (IND-5)")
         if wild is None:
             raise BadInput(f"{cls.name}: --wild CARD (the indicator) is required (IND-5)")
         resolved = resolve_options(cls.name, cls.OPTIONS, options)

@@ -348,6 +348,10 @@ def test_meld_keeps_the_plain_shape_where_nothing_is_counted() -> None:
     (["meld", "rummy51", "1D", "2D", "3D"], "bad card '1D'"),
     (["meld", "rummy51", "JK=1H", "2H", "3H"], "bad card '1H'"),
     (["meld", "rummy51", "JK=", "2H", "3H"], "expected a card after '='"),
+    (["meld", "indian13", "3S", "4S", "5S", "--wild", "7C", "--round", "3"],
+     "indian13: --round does not apply: the indicator (--wild) alone sets the wild cards"),
+    (["hand", "indian13", "3S", "4S", "5S", "--wild", "7C", "--round", "3"],
+     "indian13: --round does not apply"),
 ])
 def test_meld_bad_input_is_one_line_and_exit_2(args: list[str], expected: str) -> None:
     assert expected in refused(*args)

@@ -1,0 +1,150 @@
+"""A games.jsonl record that breaks docs/records.md is refused in one line naming its file
+and line (or record), exit code 2: a leaderboard never counts it and a replay never shows
+a game other than the one played."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+from arena.errors import BadInput
+from arena.records import GameRecord, places, read_games
+from arena.referee import play_game
+from arena.replay import steps
+from arena.seats.bot import BotSpec
+from arena.variants import find_variant
+
+runner = CliRunner()
+Raw = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def lines() -> list[str]:
+    """Two real records of one indian13 tournament, each a games.jsonl line."""
+    specs = [BotSpec("greedy", "bots.greedy:GreedyBot"),
+             BotSpec("random", "bots.random_bot:RandomBot")]
+    return [play_game(find_variant("indian13"), specs, seed=seed, options={"players": 2},
+                      game_id=f"t0000-g00{seed}").to_json() for seed in (1, 2)]
+
+
+def folder_of(tmp_path: Path, lines: list[str], change: Callable[[Raw], Any],
+              at: int = 0) -> Path:
+    """A results folder whose record ``at`` is changed (in place, or replaced by what
+    ``change`` returns)."""
+    raws = [json.loads(line) for line in lines]
+    raws[at] = change(raws[at]) or raws[at]
+    folder = tmp_path / "results"
+    folder.mkdir(exist_ok=True)
+    (folder / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in raws), "utf-8")
+    return folder
+
+
+def refused(*args: str) -> str:
+    """The one line of an arena command refused as bad input (exit code 2)."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    return result.stderr
+
+
+def _edit_a_card(raw: Raw) -> None:
+    """The first discard played changed to a card the other seat holds then."""
+    before = None
+    for step in steps(GameRecord.from_json(json.dumps(raw))):
+        if step.at is not None and before is not None and step.action.startswith("discard "):
+            other = before.hands[1 - (step.seat or 0)][0]
+            played = raw["actions"].split("/")
+            played[step.at] = f"{step.seat}d{other}"
+            raw["actions"] = "/".join(played)
+            return
+        before = step.after
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (_edit_a_card, r"action \d+ '\d discard \w+': IND-16: \w+ is not in the hand"),
+    (lambda r: r.update(seed=-5), r": action \d+ "),  # another deal, maybe another dealer
+    (lambda r: r.update(actions=r["actions"] + "/0s"), r"after the game's end"),
+    (lambda r: r.update(actions=r["actions"].rpartition("/")[0]),
+     r"end before the game does"),
+])
+def test_a_record_that_does_not_replay_is_bad_input(tmp_path: Path, lines: list[str],
+                                                    change: Callable[[Raw], Any],
+                                                    expected: str) -> None:
+    """An action the rules refuse is the record's fault, not the arena's: exit code 2, the
+    file, the record and the rule, as for totals that do not replay."""
+    folder = folder_of(tmp_path, lines, change)
+    err = refused("replay", str(folder), "t0000-g001")
+    assert f"{folder / 'games.jsonl'}: record t0000-g001: " in err
+    assert err.rstrip().endswith("the record does not replay")
+    assert re.search(expected, err), err
+
+
+def _fault(kind: str, count: int) -> Callable[[Raw], None]:
+    return lambda r: r["seats"][1]["faults"].update({kind: count})
+
+
+def _ranks_reversed(raw: Raw) -> None:
+    raw["totals"], raw["ranks"] = [999, 0], [1, 2]
+
+
+def _forfeit_ranked_first(raw: Raw) -> None:
+    raw["totals"], raw["ranks"] = [0, 80], [1, 2]
+    raw["seats"][0]["forfeit"] = True
+
+
+@pytest.mark.parametrize(("change", "at", "expected"), [
+    (_fault("boom", 1), 0, "games.jsonl:1: .*faults: expected counts >= 0 of timeout, "
+                           "illegal, crash, unreadable, got {'boom': 1}"),
+    (_fault("crash", -3), 1, "games.jsonl:2: .*got {'crash': -3}"),
+    (_ranks_reversed, 0, r"games.jsonl:1: .*ranks: expected \[2, 1\] for totals \[999, 0\]"),
+    (_forfeit_ranked_first, 1, r"games.jsonl:2: .*ranks: expected \[2, 1\]"),
+    (lambda r: r.update(variant="rummy51/v1"), 1,
+     "games.jsonl:2: variant 'rummy51/v1', expected 'indian13/v1' as in the records before "
+     "it"),
+    (lambda r: r.update(variant="indian13"), 0,
+     "games.jsonl:1: variant 'indian13', expected a versioned variant"),
+])
+@pytest.mark.parametrize("actions", [True, False])
+def test_a_record_against_the_format_is_refused(tmp_path: Path, lines: list[str],
+                                                change: Callable[[Raw], Any], at: int,
+                                                expected: str, actions: bool) -> None:
+    """Unknown fault kinds, negative counts, ranks the totals do not give and a second
+    variant are refused with the file and line, whether read to rate or to replay."""
+    folder = folder_of(tmp_path, lines, change, at)
+    with pytest.raises(BadInput, match=expected):
+        read_games(folder / "games.jsonl", actions=actions)
+
+
+@pytest.mark.parametrize("command", [["leaderboard"], ["report"], ["replay"]])
+def test_an_unknown_variant_version_names_the_file_and_line(tmp_path: Path, lines: list[str],
+                                                            command: list[str]) -> None:
+    folder = folder_of(tmp_path, lines, lambda r: r.update(variant="indian13/v9"))
+    args = [*command, str(folder), *(["t0000-g001"] if command == ["replay"] else [])]
+    err = refused(*args)
+    assert f"{folder / 'games.jsonl'}:1: unknown variant 'indian13/v9': expected one of " \
+           in err, err
+
+
+def test_the_leaderboard_refuses_what_the_reader_refuses(tmp_path: Path,
+                                                         lines: list[str]) -> None:
+    folder = folder_of(tmp_path, lines, _fault("boom", 1))
+    assert "games.jsonl:1: " in refused("leaderboard", str(folder))
+
+
+def test_a_forfeited_seat_ranks_last_whatever_its_total(tmp_path: Path,
+                                                        lines: list[str]) -> None:
+    """The ranks the referee gives are read back: totals first, a forfeit after all."""
+    def forfeit(raw: Raw) -> None:
+        raw["totals"], raw["ranks"] = [0, 80], [2, 1]
+        raw["seats"][0]["forfeit"] = True
+    folder = folder_of(tmp_path, lines, forfeit)
+    assert read_games(folder / "games.jsonl")[0].ranks == (2, 1)
+    assert places([5, 5, 3, 9], [False] * 4) == (2, 2, 1, 4)
+    assert places([5, 5, 3, 9], [False, False, True, False]) == (1, 1, 4, 3)
