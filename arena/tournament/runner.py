@@ -46,6 +46,7 @@ from arena.tournament.worker import Job, close_seats, play_pairing
 
 log = logging.getLogger("arena.tournament.runner")
 LOCK = "arena.lock"  # held by the arena run writing the folder
+UNSAVED = "unsaved"  # the pool workers' finished games, until this process has written them
 LOG_BYTES = 64 << 20  # arena.log, then arena.log.1: at most twice this on disk
 
 
@@ -110,6 +111,7 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
         for name in ("games.jsonl", "arena.log", "config.yaml"):
             (folder / name).unlink(missing_ok=True)
         shutil.rmtree(folder / "logs", ignore_errors=True)
+        shutil.rmtree(folder / UNSAVED, ignore_errors=True)
         previous = None
     if config.seed is None:
         config = settle_seed(config, previous)
@@ -128,7 +130,37 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     except OSError as exc:  # a full disk: nothing is played, nothing lost
         raise ArenaError(f"{folder}: cannot write the results folder ({exc.strerror or exc})"
                          ) from None
+    with open_records(games) as out:  # games a run killed outright had not written yet
+        save_unsaved(folder, games, out, done)
     return config, done
+
+
+def save_unsaved(folder: Path, games: Path, out: IO[bytes], known: set[str]) -> int:
+    """Append to ``games`` the finished games the pool's workers kept (worker.keep_unsaved)
+    that are not there yet (``known``, updated), then drop their files; how many. A line
+    cut short (a worker killed while writing it) or unreadable is not a finished game."""
+    kept = 0
+    for part in sorted((folder / UNSAVED).glob("*.jsonl")):
+        for line in part.read_bytes().splitlines(keepends=True):
+            game_id = _game_id(line)
+            if game_id is None or game_id in known or not line.endswith(b"\n"):
+                continue
+            append_records(games, out, line)
+            known.add(game_id)
+            kept += 1
+    if kept:
+        os.fsync(out.fileno())
+        log.info("%d finished games kept by the workers written to %s", kept, games)
+    shutil.rmtree(folder / UNSAVED, ignore_errors=True)
+    return kept
+
+
+def _game_id(line: bytes) -> str | None:
+    """The id of a record line, if the line is a whole record."""
+    try:
+        return GameRecord.from_json(line, actions=False).id
+    except (ValueError, ArenaError):
+        return None
 
 
 def _store_identity(config: Config, stored: Path) -> None:
@@ -240,7 +272,8 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]
     handler = _setup_logging(config.results_dir)
-    job = _job_for(config, config.results_dir / "logs")
+    unsaved = config.results_dir / UNSAVED if config.cluster is None else None
+    job = replace(_job_for(config, config.results_dir / "logs"), unsaved=unsaved)
     log.info("tournament %s: %d games, %d done, %d to play on %d workers, seed %d",
              config.name, len(schedule), len(done), len(pending), config.workers, config.seed)
     played = 0
@@ -248,15 +281,28 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     try:
         with open_records(games) as out, _progress(progress) as bar:
             task = bar.add_task("games", total=len(schedule), completed=len(done))
-            for line in _backend(config, job, pending, done=len(done), total=len(schedule)):
-                append_records(games, out, line.encode(), sync=(played + 1) % 64 == 0)
-                played += 1
-                bar.advance(task)
-                if on_game is not None:
-                    on_game(GameRecord.from_json(line), len(done) + played, len(schedule))
+            try:
+                for line in _backend(config, job, pending, done=len(done),
+                                     total=len(schedule)):
+                    append_records(games, out, line.encode(), sync=(played + 1) % 64 == 0)
+                    played += 1
+                    done.add(_line_id(line))
+                    bar.advance(task)
+                    if on_game is not None:
+                        on_game(GameRecord.from_json(line), len(done), len(schedule))
+            except BaseException:  # stopped: the workers are gone; what they finished stays
+                with deaf_to_ctrl_c():
+                    played += save_unsaved(config.results_dir, games, out, done)
+                raise
+            shutil.rmtree(config.results_dir / UNSAVED, ignore_errors=True)  # all written
     finally:
         _stop_logging(handler)
     return played
+
+
+def _line_id(line: str) -> str:
+    """The id of a record line this arena wrote (``{"schema":N,"id":"..."``)."""
+    return line.partition('"id":"')[2].partition('"')[0]
 
 
 RESUME = ("every game finished before is kept there: make room and run the same command "

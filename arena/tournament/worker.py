@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from multiprocessing.util import Finalize
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import msgspec
 
@@ -36,6 +36,7 @@ class Job:
     limits: Limits
     logs: Path
     results: tuple[Path, ...]  # the results folders, which its bots see empty
+    unsaved: Path | None = None  # where a pool's workers keep each finished game at once
 
 
 SLOTS = 1024  # workers a pool may start, replacements included, before slots are reused
@@ -61,6 +62,8 @@ _job: Job | None = None
 _seats: dict[tuple[str, int], Seat] = {}  # this worker's bot processes, kept across games
 _board: Board | None = None
 _slot = 0  # this worker's slot on the board
+_unsaved: IO[bytes] | None = None  # this worker's file of finished games (Job.unsaved)
+_parent = 0  # the run that started this pool worker
 
 
 def init_worker(job: Job, cpus: tuple[int, ...] = (), board: Board | None = None) -> None:
@@ -73,6 +76,8 @@ def init_worker(job: Job, cpus: tuple[int, ...] = (), board: Board | None = None
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate (the parent's
     # own SIGTERM handler, or its ignoring SIGTERM, inherited by the fork, would not end it)
     harden_self()
+    global _parent
+    _parent = os.getppid()
     if board is not None:
         turn = _take_slot(board)
         if cpus:  # the pool pins its workers (runner._pins)
@@ -150,4 +155,26 @@ def play_task(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
     index, pairings = task
     if _board is not None:
         _board.playing[_slot] = index
-    return index, [play_pairing(p) for p in pairings]
+    lines = []
+    for pairing in pairings:
+        lines.append(play_pairing(pairing))
+        keep_unsaved(lines[-1])
+        if os.getppid() != _parent:  # the run was killed outright: what is played is kept
+            os._exit(0)  # (a parent-death signal would also end the workers the pool
+            # starts from a thread of its own, when that thread ends, and while they wait
+            # for a task: holding the pool's lock, which its terminate then waits for)
+    return index, lines
+
+
+def keep_unsaved(line: str) -> None:
+    """Append a finished game's line to this worker's own file at once: the pool hands
+    a task's lines back only when the whole task is done, and a run stopped (or killed)
+    before then must not lose the games already played (runner.save_unsaved)."""
+    global _unsaved
+    if _job is None or _job.unsaved is None:
+        return
+    with contextlib.suppress(OSError):  # a full disk: the parent's own write will say so
+        if _unsaved is None:
+            _job.unsaved.mkdir(parents=True, exist_ok=True)
+            _unsaved = (_job.unsaved / f"{os.getpid()}.jsonl").open("ab", buffering=0)
+        _unsaved.write(line.encode())
