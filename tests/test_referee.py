@@ -162,6 +162,8 @@ def _assert_safe_turns(record: GameRecord, seat: int) -> None:
 
 @pytest.mark.parametrize(("cls", "kind", "at_start"), [
     ("Raiser", "crash", 0),
+    ("Exiter", "crash", 0),  # sys.exit() in process: it used to end the whole run silently
+    ("GeneratorExiter", "crash", 0),  # it used to end the run with a traceback
     ("BrokenStart", "crash", 1),  # one more for the start that failed
     ("Garbage", "unreadable", 0),
     ("NotAnAction", "unreadable", 0),
@@ -177,7 +179,8 @@ def test_com_6_default_fault_policy(cls: str, kind: str, at_start: int) -> None:
     _assert_faults(record, kind, at_start)
 
 
-@pytest.mark.parametrize(("cls", "kind"), [("Raiser", "crash"), ("Garbage", "unreadable"),
+@pytest.mark.parametrize(("cls", "kind"), [("Raiser", "crash"), ("Exiter", "crash"),
+                                           ("Garbage", "unreadable"),
                                            ("IllegalPlay", "illegal")])
 def test_com_6_default_fault_policy_in_a_seat_process(cls: str, kind: str) -> None:
     record = _faulty_game(cls, isolation="process")

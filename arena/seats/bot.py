@@ -290,6 +290,9 @@ def module_file(name: str) -> Path:
 
 
 _loaded: dict[str, Callable[..., Bot]] = {}
+# what a bot run in process may raise that is its own failure, not the run's: sys.exit()
+# and GeneratorExit too (Ctrl-C, KeyboardInterrupt, stays the user's, and stops the run)
+BOT_FAILURES = (Exception, SystemExit, GeneratorExit)
 
 
 def load_class(target: str) -> Callable[..., Bot]:
@@ -301,7 +304,7 @@ def load_class(target: str) -> Callable[..., Bot]:
         raise BadInput(f"bad bot {target!r}: expected 'package.module:Class' or 'file.py:Class'")
     try:
         module = _import_file(where) if where.endswith(".py") else _import_module(where)
-    except Exception as exc:  # a bot's import may raise anything: report it in one line
+    except BOT_FAILURES as exc:  # a bot's import may raise anything: report it in one line
         raise BadInput(f"bad bot {target!r}: cannot import {where!r} "
                        f"({type(exc).__name__}: {exc})") from exc
     cls = getattr(module, attr, None)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from arena.actions import Draw, Play
 from arena.engine.view import RoundSummary, View
-from arena.seats.bot import Bot, BotSpec, GameInfo, call_hook
+from arena.seats.bot import BOT_FAILURES, Bot, BotSpec, GameInfo, call_hook
 
 
 class Answer(NamedTuple):
@@ -76,7 +76,7 @@ class InProcessSeat:
         try:
             self.bot = self.spec.make()
             call_hook(self.bot, "start_game", info)
-        except Exception as exc:
+        except BOT_FAILURES as exc:
             self.bot = None
             self._log(exc)
             return "crash"
@@ -97,7 +97,7 @@ class InProcessSeat:
         start = time.perf_counter()
         try:
             answer = self.bot.draw(view) if view.decision == "draw" else self.bot.play(view)
-        except Exception as exc:
+        except BOT_FAILURES as exc:
             return Answer(None, "crash", (time.perf_counter() - start) * 1000, self._log(exc))
         elapsed = (time.perf_counter() - start) * 1000
         return Answer(None, "timeout", elapsed) if elapsed > limit_ms else \
@@ -107,7 +107,7 @@ class InProcessSeat:
         """An end-of-round or end-of-game hook; a fault kind if it raised."""
         try:
             call_hook(self.bot, hook, arg)
-        except Exception as exc:
+        except BOT_FAILURES as exc:
             self._log(exc)
             return "crash"
         return None

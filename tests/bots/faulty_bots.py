@@ -6,6 +6,7 @@ Loaded by file path (``tests/bots/faulty_bots.py:Raiser``), so this folder is no
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from arena.actions import Draw, Play
@@ -32,6 +33,26 @@ class Raiser:
 
     def play(self, view: View) -> Play:
         raise RuntimeError("play is broken")
+
+
+class Exiter:
+    """Every decision calls sys.exit(4): in process, a crash of its seat, not the run's end."""
+
+    def draw(self, view: View) -> Draw:
+        sys.exit(4)
+
+    def play(self, view: View) -> Play:
+        sys.exit(4)
+
+
+class GeneratorExiter:
+    """Every decision raises GeneratorExit, which ``except Exception`` does not catch."""
+
+    def draw(self, view: View) -> Draw:
+        raise GeneratorExit
+
+    def play(self, view: View) -> Play:
+        raise GeneratorExit
 
 
 class Garbage:

@@ -172,6 +172,7 @@ BROKEN = {
     "boom.py": "class Bot:\n    def __init__(self):\n        raise RuntimeError('boom at start')\n"
                "    def draw(self, view): return 'stock'\n"
                "    def play(self, view): return 'x'\n",
+    "exits.py": "import sys\nsys.exit(3)\n",
     "table.py": "from pathlib import Path\n"  # its table is not in its own folder
                 "TABLE = (Path(__file__).parents[1] / 'data' / 'table.json').read_text()\n"
                 "from bots.random_bot import RandomBot as Bot\n",
@@ -183,6 +184,7 @@ CASES = [  # (the bot's config entry, what its one line must say)
     ("module: nodraw.py:Bot", "class 'Bot' has no draw(view) method"),
     ("module: bots.greedy:Nope", "'bots.greedy' has no class 'Nope'"),
     ("module: boom.py:Bot", "RuntimeError: boom at start"),
+    ("module: exits.py:Bot", "SystemExit: 3"),  # in process it ended validate at once
     ("module: bots.random_bot:RandomBot\n    params: {depth: 2}",
      "TypeError: RandomBot.__init__() got an unexpected keyword argument 'depth'"),
     ("command: [python3, warns.py]", "cannot start: no seed given"),  # not its warning
