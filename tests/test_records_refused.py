@@ -148,3 +148,27 @@ def test_a_forfeited_seat_ranks_last_whatever_its_total(tmp_path: Path,
     assert read_games(folder / "games.jsonl")[0].ranks == (2, 1)
     assert places([5, 5, 3, 9], [False] * 4) == (2, 2, 1, 4)
     assert places([5, 5, 3, 9], [False, False, True, False]) == (1, 1, 4, 3)
+
+
+@pytest.mark.parametrize("anchor", ["{r: .nan}", "{r: 1.0e+300}", "{r: abc}", "{r: [1]}",
+                                    "[r, 1000]", "{r: 1000, g: 900}"])
+@pytest.mark.parametrize("command", ["leaderboard", "report"])
+def test_an_anchor_edited_into_the_stored_config_is_refused(tmp_path: Path, lines: list[str],
+                                                            anchor: str, command: str) -> None:
+    """The results folder's config.yaml holds the rating anchor the arena wrote there; one
+    edited into no anchor (NaN, past 10,000, no number, two bots) used to be dropped without
+    a word, and the leaderboard rated with a mean of 1500 instead."""
+    folder = folder_of(tmp_path, lines, lambda r: None)
+    (folder / "config.yaml").write_text(f"identity_hash: x\nrating:\n  anchor: {anchor}\n",
+                                        "utf-8")
+    err = refused(command, str(folder))
+    assert f"{folder / 'config.yaml'}: rating.anchor: expected " in err, err
+
+
+def test_the_anchor_the_arena_stored_is_used(tmp_path: Path, lines: list[str]) -> None:
+    folder = folder_of(tmp_path, lines, lambda r: None)
+    (folder / "config.yaml").write_text("identity_hash: x\nrating:\n  anchor: {random: 1000}\n",
+                                        "utf-8")
+    result = runner.invoke(app, ["leaderboard", str(folder)])
+    assert result.exit_code == 0, result.stderr
+    assert re.search(r"random\s+1000\b", result.stdout), result.stdout

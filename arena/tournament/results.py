@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import safe_yaml
-from arena.errors import BadInput
+from arena.errors import BadInput, shown
 from arena.ratings.terms import MAX_ELO, Anchor
 from arena.records import GameRecord
 from arena.seats.bot import stat_or_none
@@ -46,12 +46,23 @@ def stored_anchor(folder: Path) -> Anchor | None:
     for holder in (stored, identity):
         rating = holder.get("rating") if isinstance(holder, dict) else None
         anchor = rating.get("anchor") if isinstance(rating, dict) else None
-        if isinstance(anchor, dict) and len(anchor) == 1:
-            (name, elo), = anchor.items()
-            if isinstance(elo, int | float) and not isinstance(elo, bool) and \
-                    abs(elo) <= MAX_ELO:
-                return str(name), float(elo)
+        if anchor is not None:
+            return _stored_anchor(path, anchor)
     return None
+
+
+def _stored_anchor(path: Path, anchor: object) -> Anchor:
+    """The one bot and Elo a stored ``rating.anchor`` names; BadInput for anything else
+    (the arena writes a valid one: another was edited in, and would be dropped unseen)."""
+    if not isinstance(anchor, dict) or len(anchor) != 1:
+        raise BadInput(f"{path}: rating.anchor: expected one bot and its Elo, e.g. "
+                       f"{{random: 1000}}, got {shown(anchor)}")
+    (name, elo), = anchor.items()
+    if not isinstance(name, str) or not isinstance(elo, int | float) or \
+            isinstance(elo, bool) or not abs(elo) <= MAX_ELO:
+        raise BadInput(f"{path}: rating.anchor: expected a bot's name and an Elo number "
+                       f"from {-MAX_ELO:g} to {MAX_ELO:g}, got {shown(anchor)}")
+    return name, float(elo)
 
 
 RUN_FILES = ("config.yaml", "games.jsonl", "arena.log", "arena.lock")  # arena run's own
