@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 WIDTH = 7.5  # inches: the page's column at 96 dpi
 ROW = 0.42  # inches a bot takes in a plot of one row a bot
+LABEL_CHARS = 24  # at most, of a bot's name on an axis
 COLOURS = ("#2f5d9e", "#d1603d", "#3a9a6a", "#8a5bb5", "#c7a22b", "#4fa3c7", "#b5485f",
            "#6b7f2a", "#7a6a58", "#d07fb0")
 TIMES = (("time_mean_ms", "mean"), ("time_p95_ms", "95th percentile"),
@@ -104,9 +105,9 @@ def head_to_head_plot(meetings: Sequence[Meeting], bots: Sequence[str]) -> Plot:
         shades = colormaps["RdBu"].resampled(20)  # steps of 5%: a colour bar of 20 boxes
         mesh = ax.pcolormesh(grid, cmap=shades, vmin=0, vmax=1, edgecolors="white",
                              linewidth=1.5)
-        ax.set_xticks([i + 0.5 for i in range(len(bots))], labels=list(bots), rotation=30,
+        ax.set_xticks([i + 0.5 for i in range(len(bots))], labels=tick_labels(bots), rotation=30,
                       ha="right")
-        ax.set_yticks([i + 0.5 for i in range(len(bots))], labels=list(bots))
+        ax.set_yticks([i + 0.5 for i in range(len(bots))], labels=tick_labels(bots))
         ax.invert_yaxis()
         ax.set_aspect("equal")
         ax.grid(visible=False)
@@ -232,9 +233,19 @@ def _boxes(ax: Axes, data: Sequence[Sequence[float]]) -> None:
 
 def _bot_axis(ax: Axes, bots: Sequence[str]) -> None:
     """Bots down the y axis, the leaderboard's first at the top."""
-    ax.set_yticks(range(len(bots)), labels=list(bots))
+    ax.set_yticks(range(len(bots)), labels=tick_labels(bots))
     ax.set_ylim(len(bots) - 0.5, -0.5)
     ax.tick_params(axis="y", length=0)
+
+
+def tick_labels(bots: Sequence[str]) -> list[str]:
+    """Bot names short enough for an axis: a long one (a name may take 64 characters) left
+    the plots no room at all (the table beside them has the whole name).
+
+    >>> tick_labels(["greedy", "x" * 40])
+    ['greedy', 'xxxxxxxxxxxxxxxxxxxxxxx…']
+    """
+    return [b if len(b) <= LABEL_CHARS else b[:LABEL_CHARS - 1] + "…" for b in bots]
 
 
 def _colour(place: int) -> str:

@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -357,3 +358,16 @@ def test_the_other_leaderboard_formats_are_unchanged(folder: Path) -> None:
     done = runner.invoke(app, ["leaderboard", str(folder), "--format", "github"])
     assert done.exit_code == 0 and done.stdout.startswith("| ")
     assert "<" not in done.stdout
+
+
+def test_long_bot_names_leave_the_plots_room(tmp_path: Path) -> None:
+    """A bot name may take 64 characters: on the axes it used to leave the plots no room
+    (matplotlib warned that the layout collapsed, once a plot); the axes shorten it."""
+    long = "x" * 64
+    config = tournament_config("long", "indian13", 2, 2, 5).replace("name: greedy\n",
+                                                                    f"name: {long}\n")
+    folder = played(tmp_path, config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a layout warning fails the report
+        page = reported(folder)
+    assert long in page and f"{'x' * 23}…" in page
