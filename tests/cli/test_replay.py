@@ -28,6 +28,7 @@ bots:
     module: {module}
 format: {{games: 2}}
 workers: 1
+seed: 11
 output: {out}
 """
 
