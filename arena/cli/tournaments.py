@@ -28,7 +28,7 @@ from arena.tournament.config import (
     cluster_address,
     load_config,
 )
-from arena.tournament.results import check_results_folder, stored_anchor, teams_of
+from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
 
 FORMAT_WORDS = "|".join(FORMATS)
@@ -61,7 +61,6 @@ def run(
                                          "output": out, **_cluster_choice(cluster)})
     check_format(fmt)  # reject a bad --format before playing
     _warn_if_unconfined(cfg)
-    check_results_folder(cfg.results_dir, fresh=fresh)
     try:
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
     except KeyboardInterrupt as exc:
@@ -69,27 +68,10 @@ def run(
         typer.echo(f"arena: {reason}{_what_is_kept(cfg.results_dir / 'games.jsonl')}",
                    err=True)
         raise typer.Exit(code) from None
-    except OSError as exc:
-        if (problem := _results_problem(exc, cfg.results_dir, fresh=fresh)) is None:
-            raise
-        raise problem from exc
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
-
-
-def _results_problem(exc: OSError, folder: Path, *, fresh: bool) -> BadInput | None:
-    """A file of the results folder the run could not change (an old result --fresh may
-    not delete: immutable, or in a folder of another user's) as bad input about that
-    folder, in one line; None for any other error, which stays what it is."""
-    named = os.fsdecode(exc.filename) if exc.filename is not None else None
-    if named is None or not Path(os.path.abspath(named)).is_relative_to(
-            os.path.abspath(folder)):
-        return None
-    doing = "delete it for --fresh" if fresh else "write it"
-    return BadInput(f"{named}: cannot {doing} ({exc.strerror or exc}); expected a results "
-                    "folder this user may change")
 
 
 def _what_is_kept(games: Path) -> str:

@@ -41,6 +41,7 @@ from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config
 from arena.tournament.pool import deaf_to_ctrl_c, pool_results
+from arena.tournament.results import check_results_folder
 from arena.tournament.schedule import Pairing, Schedule, make_schedule
 from arena.tournament.worker import Job, close_seats, play_pairing
 
@@ -108,10 +109,7 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     stored = folder / "config.yaml"
     previous = _stored_identity(stored, folder)
     if fresh and folder.exists():
-        for name in ("games.jsonl", "arena.log", "config.yaml"):
-            (folder / name).unlink(missing_ok=True)
-        shutil.rmtree(folder / "logs", ignore_errors=True)
-        shutil.rmtree(folder / UNSAVED, ignore_errors=True)
+        _start_over(folder)
         previous = None
     if config.seed is None:
         config = settle_seed(config, previous)
@@ -133,6 +131,20 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     with open_records(games) as out:  # games a run killed outright had not written yet
         save_unsaved(folder, games, out, done)
     return config, done
+
+
+def _start_over(folder: Path) -> None:
+    """--fresh: delete the earlier results; one that may not go (immutable, a folder of
+    another user's) is bad input about that file."""
+    for name in ("games.jsonl", "arena.log", "config.yaml"):
+        try:
+            (folder / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise BadInput(f"{folder / name}: cannot delete it for --fresh "
+                           f"({exc.strerror or exc}); expected a results folder this user "
+                           "may change") from exc
+    shutil.rmtree(folder / "logs", ignore_errors=True)
+    shutil.rmtree(folder / UNSAVED, ignore_errors=True)
 
 
 def save_unsaved(folder: Path, games: Path, out: IO[bytes], known: set[str]) -> int:
@@ -262,6 +274,7 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
     """Play every pending game of the config; return how many were played now. Every bot
     is started once first: one that cannot start stops the run before it writes anything.
     ``on_game`` is called with each record once it is on disk."""
+    check_results_folder(config.results_dir, fresh=fresh)  # before any bot starts
     check_config_bots(config)
     with writing(config.results_dir):
         return _run(config, fresh=fresh, progress=progress, on_game=on_game)
