@@ -1,36 +1,144 @@
-"""The local pool: pairings played on worker processes, and the games a dead worker took
-with it played again.
+"""The local pool: pairings played on worker processes, each with a pipe of its own, and
+the games a dead worker took with it played again.
 
-A worker can die in the middle of a game: killed, out of memory, or ended by a bot that
-runs inside it (``isolation: inprocess``). ``multiprocessing.Pool`` starts another in its
-place but never returns the lost task, so a run would wait for it for ever. Here each
-worker writes on a shared :class:`~arena.tournament.worker.Board` which task it plays; the
-parent sees a dead worker's task and hands it to the pool again, as Dask does on a cluster
-(docs/cluster.md), up to :data:`ALLOWED_FAILURES` times.
+A worker can die at any moment: in the middle of a game (killed, out of memory, or ended by
+a bot that runs inside it, ``isolation: inprocess``) or while it waits for its next task.
+``multiprocessing.Pool`` never returns a lost task, and its workers share one task queue
+behind one lock: a worker killed while it waits holds that lock for ever, and every other
+worker, the pool's ``close`` and its ``terminate`` wait for it. So each worker here has its
+own pipe, the parent knows which task each one plays, and a dead worker's task goes to the
+worker started in its place, up to :data:`ALLOWED_FAILURES` times (as Dask does on a
+cluster, docs/cluster.md).
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import queue
 import signal
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Generator, Iterator
-from multiprocessing.pool import Pool
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 from arena.errors import ArenaError
-from arena.seats.sandbox import alive
 from arena.tournament.schedule import Pairing
-from arena.tournament.worker import SLOTS, Board, Job, init_worker, play_task
+from arena.tournament.worker import Job, serve
 
 ALLOWED_FAILURES = 3  # workers a task may end before the run stops (Dask's default too)
 WATCH_S = 0.5  # how long the parent waits for a result before it looks for dead workers
-STRAY_S = 10.0  # quiet, once a worker died, before tasks no live worker plays are handed out
+STOP_S = 30.0  # how long a worker told to stop (its bots closed first) may take before
+# it is killed; a loaded machine's room
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
 
-Outcome = tuple[int, list[str]] | BaseException  # a task's index and lines, or its error
+Task = tuple[int, list[Pairing]]  # a task's index and its pairings
+
+
+@dataclass(slots=True)
+class Worker:
+    """A worker process, the parent's end of its pipe, and the task it plays, if any."""
+
+    process: BaseProcess
+    pipe: Connection
+    cpu: int | None
+    task: int | None = None
+
+
+class Crew:
+    """The pool's workers: started, given tasks one at a time, replaced when they die."""
+
+    def __init__(self, job: Job, size: int, cpus: tuple[int, ...]) -> None:
+        self.job, self.size, self.cpus = job, size, cpus
+        self.ctx = multiprocessing.get_context("fork")  # multiprocessing-logging needs fork
+        self.started = 0
+        self.workers: list[Worker] = []
+        for _ in range(size):
+            self.start()
+
+    def start(self) -> Worker:
+        """Fork a worker; it keeps to the CPU the fewest live workers keep to, if any."""
+        cpu = pick_cpu(self.cpus, self.started, Counter(w.cpu for w in self.workers))
+        mine, theirs = self.ctx.Pipe()
+        others = [mine] + [w.pipe for w in self.workers]  # the parent's ends, closed in
+        # the child: a worker must see its pipe close when the parent dies, and a copy of
+        # the parent's end, its own or a sibling's, would keep it open
+        process = self.ctx.Process(target=serve, args=(theirs, others, self.job, cpu),
+                                   name=f"arena-worker-{self.started}", daemon=True)
+        process.start()
+        theirs.close()
+        self.started += 1
+        self.workers.append(Worker(process, mine, cpu))
+        return self.workers[-1]
+
+    def hand_out(self, tasks: deque[Task]) -> None:
+        """Give each idle worker the next task, while there are any, after starting workers
+        in place of dead ones for the tasks that idle workers cannot take."""
+        idle = sum(worker.task is None for worker in self.workers)
+        for _ in range(min(self.size - len(self.workers), len(tasks) - idle)):
+            self.start()
+        for worker in self.workers:
+            if worker.task is None and tasks:
+                worker.task = tasks[0][0]
+                with contextlib.suppress(OSError):  # dead: found at the next look
+                    worker.pipe.send(tasks.popleft())
+
+    def outcomes(self) -> Iterator[tuple[Worker, Any]]:
+        """Each worker that answered or died since the last look, with its answer (a task's
+        index and lines, or an error) or None for a dead worker."""
+        ready = wait([w.pipe for w in self.workers], timeout=WATCH_S)
+        for worker in list(self.workers):
+            answer = _answer(worker) if worker.pipe in ready else None
+            if answer is not None:
+                worker.task = None
+                yield worker, answer
+            elif not worker.process.is_alive():
+                self.bury(worker)
+                yield worker, None
+
+    def bury(self, worker: Worker) -> None:
+        """Forget a dead worker (:meth:`hand_out` starts one in its place if work is left)."""
+        worker.pipe.close()
+        worker.process.join()
+        self.workers.remove(worker)
+
+    def close(self) -> None:
+        """Tell every worker to stop (each closes its bots first) and wait for it."""
+        for worker in self.workers:
+            with contextlib.suppress(OSError):
+                worker.pipe.send(None)
+        self.stop(wait_s=STOP_S)
+
+    def stop(self, *, wait_s: float = 0.0) -> None:
+        """End every worker, killing those still running after ``wait_s`` seconds (their
+        bots die with them). SIGKILL, not SIGTERM: a worker just forked still has the
+        parent's handlers, and would print the parent's KeyboardInterrupt or worse."""
+        for worker in self.workers:
+            worker.process.join(wait_s)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.pipe.close()
+        self.workers.clear()
+
+
+def _answer(worker: Worker) -> Any:
+    """What a worker whose pipe is ready sent; None when the pipe closed (it died)."""
+    try:
+        return worker.pipe.recv()
+    except (EOFError, OSError):
+        return None
+
+
+def pick_cpu(cpus: tuple[int, ...], turn: int, taken: Counter[int | None]) -> int | None:
+    """The CPU for the ``turn``-th worker started: one the fewest live workers keep to
+    (``taken``), the workers taking the CPUs in turn on a tie, so that a worker started in
+    place of one that died takes its CPU; none when the pool pins nothing."""
+    if not cpus:
+        return None
+    return min(cpus, key=lambda c: (taken[c], (cpus.index(c) - turn) % len(cpus)))
 
 
 def pool_results(job: Job, pending: list[Pairing], workers: int,
@@ -39,96 +147,40 @@ def pool_results(job: Job, pending: list[Pairing], workers: int,
     in turn when there are any; a few pairings a task."""
     chunk = max(1, min(16, len(pending) // (workers * 8)))
     tasks = dict(enumerate(pending[i:i + chunk] for i in range(0, len(pending), chunk)))
-    ctx = multiprocessing.get_context("fork")
-    board = Board.new(ctx)
-    pool = ctx.Pool(workers, initializer=init_worker, initargs=(job, cpus, board))
+    crew = Crew(job, workers, cpus)
     try:
-        lost = yield from _play(pool, tasks, board, workers)
-        if lost:  # a lost task stays in the pool's books, and close() would wait for it
-            pool.terminate()
-        else:
-            pool.close()
+        yield from _play(crew, tasks)
+        crew.close()
     except BaseException:
         with deaf_to_ctrl_c():
-            pool.terminate()
+            crew.stop()
         raise
-    finally:
-        pool.join()
 
 
-def _play(pool: Pool, tasks: dict[int, list[Pairing]], board: Board,
-          workers: int) -> Generator[str, None, bool]:
+def _play(crew: Crew, tasks: dict[int, list[Pairing]]) -> Generator[str, None, None]:
     """Hand out every task, yield their lines as they come, and hand out again the tasks of
-    workers that died; return whether any was lost. A task that ended ALLOWED_FAILURES
-    workers stops the run, once every other task is done."""
-    done: queue.SimpleQueue[Outcome] = queue.SimpleQueue()
-    for index, pairings in tasks.items():
-        _submit(pool, done, index, pairings)
-    left, failures, dead = set(tasks), Counter[int](), set[int]()
-    given_up: set[int] = set()
-    quiet = 0.0
+    workers that died. A task that ended ALLOWED_FAILURES workers stops the run, once every
+    other task is done."""
+    queue, left = deque(tasks.items()), set(tasks)
+    failures, given_up = Counter[int](), set[int]()
     while left - given_up:
-        try:
-            outcome = done.get(timeout=WATCH_S)
-        except queue.Empty:
-            quiet += WATCH_S
-        else:
+        crew.hand_out(queue)
+        for worker, outcome in crew.outcomes():
             if isinstance(outcome, BaseException):
                 raise outcome
-            index, lines = outcome
-            if index in left:  # a task handed out again may come back twice
+            if outcome is not None:
+                index, lines = outcome
                 left.discard(index)
+                crew.hand_out(queue)  # the worker plays on while its lines are written
                 yield from lines
-            quiet = 0.0
-        lost = _lost(board, workers, dead, left)
-        if quiet >= STRAY_S and board.started.value > workers:
-            lost += _strays(board, dead, left - given_up - set(lost))
-            quiet = 0.0
-        for index in lost:
-            failures[index] += 1
-            if failures[index] >= ALLOWED_FAILURES:
-                given_up.add(index)
-            else:
-                _submit(pool, done, index, tasks[index])
+            elif worker.task is not None:  # it died playing this task
+                failures[worker.task] += 1
+                if failures[worker.task] >= ALLOWED_FAILURES:
+                    given_up.add(worker.task)
+                else:
+                    queue.appendleft((worker.task, tasks[worker.task]))
     if given_up:
         raise ArenaError(_given_up(sorted(p.id for i in given_up for p in tasks[i])))
-    return bool(failures)
-
-
-def _submit(pool: Pool, done: queue.SimpleQueue[Outcome], index: int,
-            pairings: list[Pairing]) -> None:
-    pool.apply_async(play_task, ((index, pairings),), callback=done.put,
-                     error_callback=done.put)
-
-
-def _lost(board: Board, workers: int, dead: set[int], left: set[int]) -> list[int]:
-    """The tasks still to come that workers found dead since the last look were playing.
-    The pool starts a worker for each one that died, once it has reaped it, so a worker
-    started past the pool's size says there is one more dead to find."""
-    if board.started.value - workers <= len(dead):
-        return []
-    lost = []
-    for slot, living in _slots(board, dead):
-        if not living:
-            dead.add(slot)
-            if board.playing[slot] in left:
-                lost.append(board.playing[slot])
-    return lost
-
-
-def _strays(board: Board, dead: set[int], outstanding: set[int]) -> list[int]:
-    """Tasks still to come that no live worker plays, after a long quiet: a worker that died
-    took one between taking it and saying so on the board (a live idle worker would have
-    taken a task still queued long ago)."""
-    playing = {board.playing[slot] for slot, living in _slots(board, dead) if living}
-    return [] if playing & outstanding else sorted(outstanding)
-
-
-def _slots(board: Board, dead: set[int]) -> Iterator[tuple[int, bool]]:
-    """The board's slots not yet found dead, each with whether its worker is alive."""
-    for slot in range(min(board.started.value, SLOTS)):
-        if slot not in dead:
-            yield slot, alive(board.pids[slot])
 
 
 def _given_up(ids: list[str]) -> str:

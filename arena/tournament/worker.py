@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import signal
-from collections import Counter
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import IO, Any
 
 import msgspec
 
+from arena.errors import ArenaError
 from arena.referee import Clock, FaultPolicy, Referee
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation, Seat, make_seat
@@ -39,88 +41,60 @@ class Job:
     unsaved: Path | None = None  # where a pool's workers keep each finished game at once
 
 
-SLOTS = 1024  # workers a pool may start, replacements included, before slots are reused
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """Shared memory in which a pool's workers say who they are and which task each plays:
-    a worker that dies takes its task with it, and the pool's parent must know which."""
-
-    started: Any  # a shared int: the workers started so far, each taking the next slot
-    pids: Any  # a shared int array of SLOTS: each slot's worker process id
-    playing: Any  # a shared int array of SLOTS: the task its worker plays or played last
-
-    @classmethod
-    def new(cls, ctx: Any) -> Board:
-        """A board in memory that the pool's forked workers share."""
-        return cls(ctx.Value("i", 0), ctx.Array("i", SLOTS, lock=False),
-                   ctx.Array("i", [-1] * SLOTS, lock=False))
-
-
 _job: Job | None = None
 _seats: dict[tuple[str, int], Seat] = {}  # this worker's bot processes, kept across games
-_board: Board | None = None
-_slot = 0  # this worker's slot on the board
 _unsaved: IO[bytes] | None = None  # this worker's file of finished games (Job.unsaved)
 _parent = 0  # the run that started this pool worker
 
 
-def init_worker(job: Job, cpus: tuple[int, ...] = (), board: Board | None = None) -> None:
-    """Set up a pool worker: its job, its slot on the ``board``, and, given ``cpus``, the
-    one CPU it and the bots it starts keep to (see :func:`keep_to_one_cpu`)."""
+def serve(pipe: Connection, others: list[Connection], job: Job, cpu: int | None) -> None:
+    """A pool worker's life: tasks from its own pipe, played, their lines sent back, until
+    the pipe says stop (None) or closes with the run (each game played is kept then, by
+    :func:`keep_unsaved`)."""
+    for other in others:
+        other.close()
+    init_worker(job, cpu)
+    with contextlib.suppress(EOFError, OSError):
+        while (task := pipe.recv()) is not None:
+            pipe.send(_outcome(task))
+
+
+def _outcome(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]] | Exception:
+    """A task's lines, or the error that stopped it, in a form the parent can read."""
+    try:
+        return play_task(task)
+    except Exception as error:
+        try:
+            pickle.dumps(error)
+        except Exception:
+            return ArenaError(f"a worker failed: {type(error).__name__}: {error}")
+        return error
+
+
+def init_worker(job: Job, cpu: int | None = None) -> None:
+    """Set up a pool worker: its job and, given a ``cpu``, the one CPU it and the bots it
+    starts keep to (see :func:`keep_to_one_cpu`)."""
     global _job
     _job = job
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)  # the parent decides how to stop
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate (the parent's
-    # own SIGTERM handler, or its ignoring SIGTERM, inherited by the fork, would not end it)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's stop (the parent's own
+    # SIGTERM handler, or its ignoring SIGTERM, inherited by the fork, would not end it)
     harden_self()
     global _parent
     _parent = os.getppid()
-    if board is not None:
-        turn = _take_slot(board)
-        if cpus:  # the pool pins its workers (runner._pins)
-            keep_to_one_cpu(cpus, turn, _taken_cpus(board, turn))
+    if cpu is not None:
+        keep_to_one_cpu(cpu)
     Finalize(None, close_seats, exitpriority=10)
 
 
-def _take_slot(board: Board) -> int:
-    """Take the next slot on the board, under this worker's process id; return its turn."""
-    global _board, _slot
-    with board.started.get_lock():
-        turn: int = board.started.value
-        board.started.value = turn + 1
-    _board, _slot = board, turn % SLOTS
-    board.playing[_slot] = -1
-    board.pids[_slot] = os.getpid()
-    return turn
-
-
-def keep_to_one_cpu(cpus: tuple[int, ...], turn: int,
-                    taken: Counter[int] | None = None) -> None:
-    """Keep this worker, and the bot processes it starts (they inherit it), to one CPU: the
-    one the fewest live workers keep to (``taken``), the workers taking the CPUs in turn
-    on a tie, so that a worker started in place of one that died takes its CPU. A game's
-    referee and bots run one after another, and on one CPU they wake each other without
-    crossing cores (bench/README.md: 13-18% more isolated games a second with 2 workers on
-    2 cores)."""
-    taken = taken or Counter()
-    cpu = min(cpus, key=lambda c: (taken[c], (cpus.index(c) - turn) % len(cpus)))
+def keep_to_one_cpu(cpu: int) -> None:
+    """Keep this worker, and the bot processes it starts (they inherit it), to one CPU (the
+    pool's pick_cpu). A game's referee and bots run one after another, and on one CPU they
+    wake each other without crossing cores (bench/README.md: 13-18% more isolated games a
+    second with 2 workers on 2 cores)."""
     with contextlib.suppress(OSError):  # a CPU taken away meanwhile: run unpinned
         os.sched_setaffinity(0, {cpu})
-
-
-def _taken_cpus(board: Board, turn: int) -> Counter[int]:
-    """How many of the workers started before this one, and still alive, keep to each CPU."""
-    taken = Counter[int]()
-    for slot in range(min(turn, SLOTS)):
-        pid = board.pids[slot]
-        with contextlib.suppress(OSError):  # gone (or not yet there): its CPU is free
-            cpus = os.sched_getaffinity(pid) if pid else set()
-            if len(cpus) == 1:
-                taken.update(cpus)
-    return taken
 
 
 def close_seats() -> None:
@@ -150,19 +124,14 @@ def play_pairing(pairing: Pairing, job: Job | None = None) -> str:
 
 
 def play_task(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
-    """Play a pool's task, a few pairings (fewer round trips to the parent), in turn; the
-    board says which task this worker plays until it takes the next."""
+    """Play a pool's task, a few pairings (fewer round trips to the parent), in turn."""
     index, pairings = task
-    if _board is not None:
-        _board.playing[_slot] = index
     lines = []
     for pairing in pairings:
         lines.append(play_pairing(pairing))
         keep_unsaved(lines[-1])
         if os.getppid() != _parent:  # the run was killed outright: what is played is kept
-            os._exit(0)  # (a parent-death signal would also end the workers the pool
-            # starts from a thread of its own, when that thread ends, and while they wait
-            # for a task: holding the pool's lock, which its terminate then waits for)
+            os._exit(0)  # (sooner than at its next read of the pipe)
     return index, lines
 
 

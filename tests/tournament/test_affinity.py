@@ -8,15 +8,13 @@ without crossing cores; the workers take the CPUs this process may use in turn.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import signal
-import subprocess
-import sys
 import time
+from collections import Counter, deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from conftest import writable_by_bots
@@ -24,8 +22,9 @@ from conftest import writable_by_bots
 from arena.errors import BadInput
 from arena.tournament import runner
 from arena.tournament.config import load_config
+from arena.tournament.pool import Crew, pick_cpu
 from arena.tournament.runner import run_tournament
-from arena.tournament.worker import Board, init_worker
+from arena.tournament.worker import Job
 
 BOTS = Path(__file__).parents[1] / "bots"
 CPUS = sorted(os.sched_getaffinity(0))
@@ -74,20 +73,9 @@ def test_affinity_false_leaves_the_bots_every_cpu(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(len(CPUS) < 2, reason="needs two CPUs to keep workers apart")
 def test_the_workers_take_the_cpus_in_turn() -> None:
-    script = """
-import multiprocessing, os
-from arena.tournament.worker import keep_to_one_cpu
-cpus = tuple(sorted(os.sched_getaffinity(0)))
-def report(turn):
-    keep_to_one_cpu(cpus, turn)
-    return sorted(os.sched_getaffinity(0))
-with multiprocessing.get_context("fork").Pool(1, maxtasksperchild=1) as pool:
-    print([pool.apply(report, (turn,)) for turn in range(len(cpus) + 1)] == \\
-          [[cpu] for cpu in cpus + cpus[:1]])
-"""
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=120, check=True)
-    assert out.stdout.strip() == "True"
+    cpus = (0, 1, 3)
+    assert [pick_cpu(cpus, turn, Counter()) for turn in range(4)] == [0, 1, 3, 0]
+    assert pick_cpu((), 0, Counter()) is None  # nothing pinned
 
 
 def test_affinity_must_be_true_or_false(tmp_path: Path) -> None:
@@ -126,32 +114,21 @@ def _wait_for(what: Callable[[], Any], timeout: float = 60) -> Any:
     return found
 
 
-BUSY: Any = None  # a shared count of the workers busy in _busy (set before the pool forks)
-
-
-def _busy() -> None:
-    """Keep a worker busy: an idle worker waits for a task holding the pool's read lock,
-    and one killed while it holds it leaves the pool's terminate waiting for ever."""
-    with BUSY.get_lock():
-        BUSY.value += 1
-    time.sleep(300)
-
-
 @pytest.mark.skipif(len(CPUS) < 2, reason="needs two CPUs to keep workers apart")
 def test_a_worker_started_in_place_of_a_dead_one_takes_its_cpu() -> None:
-    global BUSY
-    ctx = multiprocessing.get_context("fork")
-    board = Board.new(ctx)
-    BUSY = ctx.Value("i", 0)
     cpus = tuple(CPUS[:2])
-    with ctx.Pool(2, initializer=init_worker, initargs=(None, cpus, board)) as pool:
-        for _ in range(2):
-            pool.apply_async(_busy)
-        first = _wait_for(lambda: board.started.value == 2 and all(board.pids[:2]) and
-                          all(_pinned(pid) for pid in board.pids[:2]) and BUSY.value == 2
-                          and board.pids[:2])
-        on_second = next(pid for pid in first if _pinned(pid) == {cpus[1]})
-        os.kill(on_second, signal.SIGKILL)  # the pool starts a third, which, in turn, would
-        # take the first CPU, where the other worker already is
-        third = _wait_for(lambda: board.started.value == 3 and board.pids[2])
-        assert _wait_for(lambda: _pinned(third)) == {cpus[1]}
+    crew = Crew(cast(Job, None), 2, cpus)  # idle workers: no task, so no job, is needed
+    try:
+        first, second = crew.workers
+        assert _wait_for(lambda: _pinned(first.process.pid or 0)) == {cpus[0]}
+        assert _wait_for(lambda: _pinned(second.process.pid or 0)) == {cpus[1]}
+        os.kill(second.process.pid or 0, signal.SIGKILL)  # the one started in its place
+        # would, in turn, take the first CPU, where the other worker already is
+        _wait_for(lambda: any(outcome is None for _, outcome in crew.outcomes()))
+        crew.hand_out(deque([(0, []), (1, [])]))  # more than the idle one takes: a worker
+        # is started in its place
+        third = crew.workers[-1]
+        assert crew.started == 3 and third.cpu == cpus[1]
+        assert _wait_for(lambda: _pinned(third.process.pid or 0)) == {cpus[1]}
+    finally:
+        crew.stop()

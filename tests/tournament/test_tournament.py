@@ -51,13 +51,13 @@ def full_disk_arena(limit: int) -> tuple[str, ...]:
 
 
 # The same, with a second Ctrl-C landing just as the arena starts to stop its workers and bots
-# (the pool's terminate, the one-worker run's close_seats): the worst moment for one
+# (the pool's Crew.stop, the one-worker run's close_seats): the worst moment for one
 TWICE_INTERRUPTED_ARENA = [
     sys.executable, "-c", "import os, signal; "
     "signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "from multiprocessing.pool import Pool; from arena.tournament import runner; "
-    "again = lambda stop: lambda *a: (os.kill(os.getpid(), signal.SIGINT), stop(*a)); "
-    "Pool.terminate, runner.close_seats = again(Pool.terminate), again(runner.close_seats); "
+    "from arena.tournament import runner; from arena.tournament.pool import Crew; "
+    "again = lambda stop: lambda *a, **k: (os.kill(os.getpid(), signal.SIGINT), stop(*a, **k)); "
+    "Crew.stop, runner.close_seats = again(Crew.stop), again(runner.close_seats); "
     "from arena.cli.app import main; main()"]
 
 
@@ -524,7 +524,7 @@ def test_a_run_works_whatever_the_default_start_method(tmp_path: Path) -> None:
     assert proc.returncode == 0, err
     assert len(ids_in(games_file(config))) == len(schedule_for(config)) == 6
     log = (config.results_dir / "arena.log").read_text("utf-8")
-    assert "ForkPoolWorker" in log and "(random-2) illegal" in log, log[-2000:]
+    assert "arena-worker-" in log and "(random-2) illegal" in log, log[-2000:]
 
 
 def test_ctrl_c_while_the_bots_first_start_says_no_game_was_played(tmp_path: Path) -> None:
