@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import logging
 import logging.handlers
 import os
@@ -36,7 +37,7 @@ from rich.progress import (
 from rich.text import Text
 
 from arena import safe_yaml
-from arena.errors import ArenaError, BadInput
+from arena.errors import ArenaError, BadInput, shown
 from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config
@@ -122,6 +123,7 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     games = folder / "games.jsonl"
     # a damaged line refuses the run before a write
     done = {r.id for r in read_games(games, actions=False)}
+    _refuse_unscheduled(games, done, schedule_for(config))
     try:
         _store_identity(config, stored)
         drop_torn_tail(games)
@@ -131,6 +133,31 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     with open_records(games) as out:  # games a run killed outright had not written yet
         save_unsaved(folder, games, out, done)
     return config, done
+
+
+def _refuse_unscheduled(games: Path, done: set[str], schedule: Schedule) -> None:
+    """BadInput, before anything is written, for a game the schedule does not hold (added by
+    hand, or from another tournament): the run's leaderboard would count it."""
+    ids = [p.id for p in schedule]
+    unscheduled = done - set(ids)
+    if not unscheduled:
+        return
+    number, game = _first_line_of(games, unscheduled)
+    span = f"{ids[0]} to {ids[-1]}" if ids else "none"
+    raise BadInput(f"{games}:{number}: game {shown(game)} is not one of this tournament's "
+                   f"games ({span}); expected only the games its config schedules: move the "
+                   "line or the file aside, or run with --fresh to start over")
+
+
+def _first_line_of(games: Path, ids: set[str]) -> tuple[int, str]:
+    """The first line of ``games`` holding a record of one of ``ids``, and that id."""
+    with games.open("rb") as lines:
+        for number, line in enumerate(lines, 1):
+            with contextlib.suppress(ValueError):
+                record = json.loads(line)
+                if isinstance(record, dict) and record.get("id") in ids:
+                    return number, record["id"]
+    return 0, min(ids)  # not found again: the file changed meanwhile
 
 
 def _start_over(folder: Path) -> None:

@@ -95,6 +95,26 @@ def test_repeated_game_ids_are_counted_once(tmp_path: Path,
     assert "1 records repeat a game id" in caplog.text
 
 
+def test_a_resumed_run_refuses_games_its_schedule_does_not_hold(tmp_path: Path) -> None:
+    """A record added by hand, or from another tournament, under an id of its own: the
+    run's leaderboard counted it, and each resume kept it."""
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    games = tmp_path / "results" / "t" / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    foreign = lines[0].replace(f'"id":"{json.loads(lines[0])["id"]}"', '"id":"t0009-g000"')
+    games.write_text("".join([*lines, foreign]), "utf-8")
+    code, err = run(str(config))
+    assert code == 2
+    assert err.splitlines() == [
+        f"arena: error: {games}:3: game 't0009-g000' is not one of this tournament's games "
+        f"(t0000-g000 to t0000-g001); expected only the games its config schedules: move "
+        "the line or the file aside, or run with --fresh to start over"]
+    assert games.read_text("utf-8") == "".join([*lines, foreign])  # nothing written
+    assert run(str(config), "--fresh")[0] == 0
+    assert len(read_games(games)) == 2
+
+
 @pytest.mark.parametrize(("change", "expected"), [
     (lambda r: {**r, "totals": [float("nan"), 1]}, "NaN is not a number a record may hold"),
     (lambda r: {**r, "totals": [1.5, 1]}, "totals: expected a list of integers"),
