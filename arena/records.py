@@ -18,7 +18,7 @@ import orjson
 from arena.actions import Action, parse_action
 from arena.engine.game import Game
 from arena.engine.results import MAX_POINTS, Fault, GameEnd, Points, RoundEnd, RoundResult
-from arena.errors import BadInput, shown
+from arena.errors import ArenaError, BadInput, shown
 
 SCHEMA = 3  # 2: fault_log, where each fault happened; 3: the actions as one compact text
 SCHEMAS = (1, 2, 3)  # the schemas this version reads
@@ -321,16 +321,36 @@ def parse_logged(text: str) -> tuple[int, Action]:
 
 
 def replay(record: GameRecord) -> Game:
-    """Play the record's actions again from its seed; the result must match (COM-4)."""
+    """Play the record's actions again from its seed; ValueError naming the record, and the
+    action, where the game does not come out as recorded (COM-4)."""
     from arena.variants import find_variant
 
-    game = find_variant(record.variant)(seed=record.seed, options=record.options)
-    for line in record.actions:
+    try:
+        game = find_variant(record.variant)(seed=record.seed, options=record.options)
+        for at, line in enumerate(record.actions):
+            _replay_one(game, at, line)
+    except (ArenaError, ValueError) as exc:
+        raise ValueError(f"record {record.id}: {exc}") from exc
+    if not game.finished:
+        raise ValueError(f"record {record.id}: its {len(record.actions)} actions end before "
+                         "the game does (a record read with actions=False has none)")
+    if tuple(game.totals) != record.totals:
+        raise ValueError(f"record {record.id}: replayed totals {list(game.totals)} differ "
+                         f"from the record's {list(record.totals)}")
+    return game
+
+
+def _replay_one(game: Game, at: int, line: str) -> None:
+    """Apply the ``at``-th recorded action; an error names it."""
+    try:
+        if game.finished:
+            raise ValueError("after the game's end")
         seat, action = parse_logged(line)
         if seat != game.to_act:
-            raise ValueError(f"record {record.id}: {line!r} but seat {game.to_act} is to act")
+            raise ValueError(f"but seat {game.to_act} is to act")
         game.apply(action)
-    return game
+    except (ArenaError, ValueError) as exc:
+        raise ValueError(f"action {at} {line!r}: {exc}") from exc
 
 
 def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:

@@ -81,6 +81,28 @@ def test_replay_refuses_an_action_out_of_turn() -> None:
         replay(broken)
 
 
+@pytest.mark.parametrize(("change", "expected"), [
+    (lambda a: (*a[:5], "0 discard ZZ", *a[6:]), r"action 5 '0 discard ZZ': "),
+    (lambda a: (*a[:2], a[3], *a[3:]), r"action 2 '0 discard 4D': IND-"),  # a discard
+    # before the draw: the rule broken, by its ID
+    (lambda a: a[:-3], r"its \d+ actions end before the game does"),
+    (lambda a: (*a, a[-1]), r"action \d+ '.*': after the game's end"),
+])
+def test_com_4_replay_names_the_record_and_the_action_that_does_not_replay(
+        change: Any, expected: str) -> None:
+    record = play_game(Indian13, [RANDOM] * 2, seed=3, options={"players": 2})
+    broken = msgspec.structs.replace(record, actions=change(record.actions))
+    with pytest.raises(ValueError, match=f"^record {record.id}: {expected}"):
+        replay(broken)
+
+
+def test_com_4_replay_refuses_totals_that_differ() -> None:
+    record = play_game(Indian13, [RANDOM] * 2, seed=3, options={"players": 2})
+    changed = msgspec.structs.replace(record, totals=(record.totals[0] + 1, record.totals[1]))
+    with pytest.raises(ValueError, match=r"replayed totals \[\d+, \d+\] differ"):
+        replay(changed)
+
+
 def test_record_json_round_trip() -> None:
     record = play_game(Indian13, [RANDOM, GREEDY, STOCK], seed=4,
                        options={"players": 3, "match": {"deals": 2}})
