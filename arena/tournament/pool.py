@@ -35,6 +35,8 @@ STOP_S = 30.0  # how long a worker told to stop (its bots closed first) may take
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
 
 Task = tuple[int, list[Pairing]]  # a task's index and its pairings
+PARENT_ONLY: set[int] = set()  # descriptors a worker closes at once: the results folder's
+# lock (runner.writing), which a worker orphaned by kill -9 would otherwise hold
 
 
 @dataclass(slots=True)
@@ -65,9 +67,11 @@ class Crew:
         others = [mine] + [w.pipe for w in self.workers]  # the parent's ends, closed in
         # the child: a worker must see its pipe close when the parent dies, and a copy of
         # the parent's end, its own or a sibling's, would keep it open
-        process = self.ctx.Process(target=serve, args=(theirs, others, self.job, cpu),
-                                   name=f"arena-worker-{self.started}", daemon=True)
-        process.start()
+        process = self.ctx.Process(target=serve, name=f"arena-worker-{self.started}",
+                                   args=(theirs, others, sorted(PARENT_ONLY), self.job, cpu),
+                                   daemon=True)
+        with signals_held():
+            process.start()
         theirs.close()
         self.started += 1
         self.workers.append(Worker(process, mine, cpu))
@@ -94,13 +98,15 @@ class Crew:
             if answer is not None:
                 worker.task = None
                 yield worker, answer
-            elif not worker.process.is_alive():
-                self.bury(worker)
+            elif worker.pipe in ready or not worker.process.is_alive():
+                self.bury(worker)  # its pipe closed: dead, or it can no longer answer
                 yield worker, None
 
     def bury(self, worker: Worker) -> None:
-        """Forget a dead worker (:meth:`hand_out` starts one in its place if work is left)."""
+        """Forget a worker that is dead or whose pipe closed, killing it if need be
+        (:meth:`hand_out` starts one in its place if work is left)."""
         worker.pipe.close()
+        worker.process.kill()
         worker.process.join()
         self.workers.remove(worker)
 
@@ -158,36 +164,99 @@ def pool_results(job: Job, pending: list[Pairing], workers: int,
 
 
 def _play(crew: Crew, tasks: dict[int, list[Pairing]]) -> Generator[str, None, None]:
-    """Hand out every task, yield their lines as they come, and hand out again the tasks of
-    workers that died. A task that ended ALLOWED_FAILURES workers stops the run, once every
-    other task is done."""
-    queue, left = deque(tasks.items()), set(tasks)
-    failures, given_up = Counter[int](), set[int]()
-    while left - given_up:
-        crew.hand_out(queue)
+    """Hand out every task, yield their lines as they come, and hand out again the games of
+    workers that died. A game that ended ALLOWED_FAILURES workers stops the run, once every
+    other game is played."""
+    ledger = Ledger.of(tasks)
+    while ledger.open:
+        crew.hand_out(ledger.queue)
         for worker, outcome in crew.outcomes():
             if isinstance(outcome, BaseException):
                 raise outcome
             if outcome is not None:
                 index, lines = outcome
-                left.discard(index)
-                crew.hand_out(queue)  # the worker plays on while its lines are written
-                yield from lines
+                if ledger.back(index):
+                    crew.hand_out(ledger.queue)  # the worker plays on while its lines are
+                    yield from lines  # written
             elif worker.task is not None:  # it died playing this task
-                failures[worker.task] += 1
-                if failures[worker.task] >= ALLOWED_FAILURES:
-                    given_up.add(worker.task)
-                else:
-                    queue.appendleft((worker.task, tasks[worker.task]))
-    if given_up:
-        raise ArenaError(_given_up(sorted(p.id for i in given_up for p in tasks[i])))
+                ledger.died(worker.task)
+    if ledger.given_up:
+        raise ArenaError(_given_up(sorted(p.id for i in ledger.given_up
+                                          for p in ledger.tasks[i])))
+
+
+@dataclass(slots=True)
+class Ledger:
+    """A run's tasks: those to hand out, those not back yet, the workers each one ended."""
+
+    tasks: dict[int, list[Pairing]]
+    queue: deque[Task]
+    left: set[int]
+    failures: Counter[int]
+    given_up: set[int]
+
+    @classmethod
+    def of(cls, tasks: dict[int, list[Pairing]]) -> Ledger:
+        """Every task still to hand out."""
+        return cls(dict(tasks), deque(tasks.items()), set(tasks), Counter(), set())
+
+    @property
+    def open(self) -> bool:
+        """Whether a task is still to come back, other than those given up."""
+        return bool(self.left - self.given_up)
+
+    def back(self, index: int) -> bool:
+        """Note a task back; False if it was already."""
+        if index not in self.left:
+            return False
+        self.left.discard(index)
+        return True
+
+    def died(self, index: int) -> None:
+        """Hand out again the task whose worker died, one game a task: which of its games
+        ended the worker is not known, and the others must not share its fate (its games
+        finished before are played again, and recorded once)."""
+        self.failures[index] += 1
+        pairings = self.tasks[index]
+        if self.failures[index] >= ALLOWED_FAILURES:
+            self.given_up.add(index)
+        elif len(pairings) == 1:
+            self.queue.appendleft((index, pairings))
+        else:
+            self.left.discard(index)
+            for pairing in reversed(pairings):
+                single = max(self.tasks) + 1
+                self.tasks[single] = [pairing]
+                self.failures[single] = self.failures[index]
+                self.left.add(single)
+                self.queue.appendleft((single, [pairing]))
 
 
 def _given_up(ids: list[str]) -> str:
     games = f"game {ids[0]}" if len(ids) == 1 else f"{len(ids)} games ({ids[0]} to {ids[-1]})"
-    return (f"{games} ended the worker process that played them {ALLOWED_FAILURES} times "
+    them = "it" if len(ids) == 1 else "them"
+    return (f"{games} ended the worker process that played {them} {ALLOWED_FAILURES} times "
             "(killed, out of memory, or a bot run in process that ended it); every other "
             "game is played and kept")
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C (and SIGTERM, SIGHUP) while a worker is forked, and raise it right after:
+    raised inside Python's fork hooks it left logging's lock taken, and the run hung as it
+    stopped; in the child, before its own handlers, it printed a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {sig: signal.signal(sig, lambda sig, _: held.append(sig)) for sig in STOPS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+        if held:
+            signal.raise_signal(held[0])
 
 
 @contextlib.contextmanager

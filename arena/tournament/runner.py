@@ -41,7 +41,7 @@ from arena.errors import ArenaError, BadInput, shown
 from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config
-from arena.tournament.pool import deaf_to_ctrl_c, pool_results
+from arena.tournament.pool import PARENT_ONLY, deaf_to_ctrl_c, pool_results
 from arena.tournament.results import check_results_folder
 from arena.tournament.schedule import Pairing, Schedule, make_schedule
 from arena.tournament.worker import Job, close_seats, play_pairing
@@ -83,7 +83,11 @@ def writing(folder: Path) -> Iterator[None]:
         lock.write(f"pid {os.getpid()} on {socket.gethostname()}, since "
                    f"{time.strftime('%Y-%m-%d %H:%M:%S')}\n")
         lock.flush()
-        yield
+        PARENT_ONLY.add(lock.fileno())  # a worker orphaned by kill -9 must not hold it
+        try:
+            yield
+        finally:
+            PARENT_ONLY.discard(lock.fileno())
 
 
 def _stored_identity(stored: Path, folder: Path) -> dict[str, Any] | None:

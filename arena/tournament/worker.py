@@ -47,12 +47,16 @@ _unsaved: IO[bytes] | None = None  # this worker's file of finished games (Job.u
 _parent = 0  # the run that started this pool worker
 
 
-def serve(pipe: Connection, others: list[Connection], job: Job, cpu: int | None) -> None:
+def serve(pipe: Connection, others: list[Connection], parent_only: list[int], job: Job,
+          cpu: int | None) -> None:
     """A pool worker's life: tasks from its own pipe, played, their lines sent back, until
     the pipe says stop (None) or closes with the run (each game played is kept then, by
-    :func:`keep_unsaved`)."""
+    :func:`keep_unsaved`). It first closes what only the parent may hold."""
     for other in others:
         other.close()
+    for fd in parent_only:
+        with contextlib.suppress(OSError):
+            os.close(fd)
     init_worker(job, cpu)
     with contextlib.suppress(EOFError, OSError):
         while (task := pipe.recv()) is not None:
@@ -60,7 +64,9 @@ def serve(pipe: Connection, others: list[Connection], job: Job, cpu: int | None)
 
 
 def _outcome(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]] | Exception:
-    """A task's lines, or the error that stopped it, in a form the parent can read."""
+    """A task's lines, or the error that stopped it, in a form the parent can read. What is
+    no Exception (a KeyboardInterrupt raised by a bot run in process: this worker ignores
+    Ctrl-C) ends the worker quietly, as os._exit would; the pool plays its task again."""
     try:
         return play_task(task)
     except Exception as error:
@@ -69,6 +75,8 @@ def _outcome(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]] | Excepti
         except Exception:
             return ArenaError(f"a worker failed: {type(error).__name__}: {error}")
         return error
+    except BaseException:
+        os._exit(1)
 
 
 def init_worker(job: Job, cpu: int | None = None) -> None:

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import resource
 import signal
 import threading
 import time
+from collections import deque
 from pathlib import Path
+from typing import cast
 
 import pytest
 
+from arena.errors import ArenaError
 from arena.tournament import pool, worker
 from arena.tournament.config import Config, load_config
-from arena.tournament.runner import _job_for, schedule_for
+from arena.tournament.runner import _job_for, schedule_for, writing
 from arena.tournament.schedule import Pairing
+from arena.tournament.worker import Job
 
 CONFIG = """\
 name: pool
@@ -127,3 +132,107 @@ def test_a_worker_killed_while_it_waits_for_a_task_stalls_nothing(
     assert not run.is_alive(), "the pool never finished"
     assert (tmp_path / FREED).exists()  # the idle worker was killed
     assert _ids(lines) == sorted(p.id for p in pending)
+
+
+def test_ctrl_c_while_a_worker_is_forked_is_raised_after_the_fork() -> None:
+    """Raised inside Python's fork hooks, Ctrl-C left logging's lock taken (the run then hung
+    as it stopped); in a child not yet set up, it printed a traceback."""
+    reached = False
+    with pytest.raises(KeyboardInterrupt), pool.signals_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler runs here, between bytecodes: it only notes it
+        reached = True
+    assert reached
+
+
+def _close_every_descriptor(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
+    """The first try of task 1 closes every descriptor of its worker (its pipe too), as a
+    careless bot run in process might, and lives on for a while."""
+    index, _ = task
+    if index == 1 and _first_death():
+        os.closerange(3, 4096)
+        time.sleep(3)
+        os._exit(0)
+    return play_task(task)
+
+
+def test_a_worker_whose_pipe_closed_is_replaced_without_spinning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent used to read that closed pipe again and again, at full CPU, until the
+    worker ended."""
+    config = _config(tmp_path)
+    pending = list(schedule_for(config))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(worker, "play_task", _close_every_descriptor)
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    lines = list(pool.pool_results(_job_for(config, tmp_path / "logs"), pending, 2, ()))
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    assert (tmp_path / MARKER).exists()
+    assert _ids(lines) == sorted(p.id for p in pending)
+    assert after.ru_utime - before.ru_utime < 1.5  # spinning for 3 s took about 3 s
+
+
+def _interrupt_once(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
+    """The first try of task 1 raises what is no Exception, as a bot run in process may."""
+    index, _ = task
+    if index == 1 and _first_death():
+        raise KeyboardInterrupt
+    return play_task(task)
+
+
+def test_a_worker_ended_by_a_keyboard_interrupt_prints_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    config = _config(tmp_path)
+    pending = list(schedule_for(config))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(worker, "play_task", _interrupt_once)
+    lines = list(pool.pool_results(_job_for(config, tmp_path / "logs"), pending, 2, ()))
+    assert (tmp_path / MARKER).exists()
+    assert _ids(lines) == sorted(p.id for p in pending)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_no_worker_holds_the_results_folder_s_lock(tmp_path: Path) -> None:
+    """A worker orphaned by kill -9 of its run held the lock, and the next run was refused,
+    naming the dead run, until that worker ended."""
+    folder = tmp_path / "results"
+    with writing(folder):
+        crew = pool.Crew(cast(Job, None), 2, ())
+        try:
+            crew.hand_out(deque([(0, []), (1, [])]))  # tasks of no game: once each worker
+            answers: list[object] = []  # has answered, it is set up
+            deadline = time.monotonic() + 120
+            while len(answers) < 2 and time.monotonic() < deadline:
+                answers += [answer for _, answer in crew.outcomes()]
+            assert sorted(answers) == [(0, []), (1, [])]  # type: ignore[type-var]
+            for member in crew.workers:
+                fds = Path(f"/proc/{member.process.pid}/fd")
+                assert str(folder / "arena.lock") not in {os.readlink(fd) for fd in fds.iterdir()}
+        finally:
+            crew.stop()
+
+
+KILLER = "t0000-g005"  # the game that ends every worker that plays it
+play_pairing = worker.play_pairing
+
+
+def _end_at_the_killer(pairing: Pairing, job: Job | None = None) -> str:
+    if pairing.id == KILLER:
+        os._exit(9)
+    return play_pairing(pairing, job)
+
+
+def test_a_game_that_ends_its_workers_is_the_only_one_given_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task holds several games; the whole task used to be blamed, and the games after the
+    killer in it never played."""
+    config = _config(tmp_path, games=64)
+    pending = list(schedule_for(config))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(worker, "play_pairing", _end_at_the_killer)
+    lines: list[str] = []
+    with pytest.raises(ArenaError, match=f"^game {KILLER} ended the worker process that "
+                       "played it 3 times"):
+        lines.extend(pool.pool_results(_job_for(config, tmp_path / "logs"), pending, 2, ()))
+    assert _ids(lines) == sorted(p.id for p in pending if p.id != KILLER)
