@@ -331,13 +331,18 @@ def replay(record: GameRecord) -> Game:
             _replay_one(game, at, line)
     except (ArenaError, ValueError) as exc:
         raise ValueError(f"record {record.id}: {exc}") from exc
+    check_replayed(record, game)
+    return game
+
+
+def check_replayed(record: GameRecord, game: Game) -> None:
+    """ValueError naming the record unless its replayed game ended with its totals."""
     if not game.finished:
         raise ValueError(f"record {record.id}: its {len(record.actions)} actions end before "
                          "the game does (a record read with actions=False has none)")
     if tuple(game.totals) != record.totals:
         raise ValueError(f"record {record.id}: replayed totals {list(game.totals)} differ "
                          f"from the record's {list(record.totals)}")
-    return game
 
 
 def _replay_one(game: Game, at: int, line: str) -> None:

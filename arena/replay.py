@@ -14,7 +14,7 @@ from arena.cards import Card
 from arena.engine.game import Game
 from arena.engine.view import PublicEvent, RoundSummary, TableMeld, View
 from arena.errors import ArenaError
-from arena.records import FaultNote, GameRecord, parse_logged
+from arena.records import FaultNote, GameRecord, check_replayed, parse_logged
 from arena.variants import find_variant
 
 
@@ -83,12 +83,7 @@ def steps(record: GameRecord) -> Iterator[Step]:
                    _table(game), ended)
         if ended is not None and not game.finished:
             yield Step(None, None, "", None, (), (), None, _table(game), None)
-    if not game.finished:
-        raise ValueError(f"record {record.id}: its {len(record.actions)} actions end before "
-                         "the game does")
-    if tuple(game.totals) != record.totals:
-        raise ValueError(f"record {record.id}: replayed totals {list(game.totals)} differ "
-                         f"from the record's {list(record.totals)}")
+    check_replayed(record, game)
 
 
 def _parsed(record: GameRecord, at: int, text: str, game: Game) -> tuple[int, Action]:
