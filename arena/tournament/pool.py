@@ -17,6 +17,7 @@ import contextlib
 import multiprocessing
 import signal
 import threading
+import time
 from collections import Counter, deque
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
@@ -118,11 +119,13 @@ class Crew:
         self.stop(wait_s=STOP_S)
 
     def stop(self, *, wait_s: float = 0.0) -> None:
-        """End every worker, killing those still running after ``wait_s`` seconds (their
-        bots die with them). SIGKILL, not SIGTERM: a worker just forked still has the
-        parent's handlers, and would print the parent's KeyboardInterrupt or worse."""
+        """End every worker, killing those still running ``wait_s`` seconds from now (their
+        bots die with them), one deadline for all. SIGKILL, not SIGTERM: a worker just
+        forked still has the parent's handlers, and would print the parent's
+        KeyboardInterrupt or worse."""
+        deadline = time.monotonic() + wait_s
         for worker in self.workers:
-            worker.process.join(wait_s)
+            worker.process.join(max(0.0, deadline - time.monotonic()))
             if worker.process.is_alive():
                 worker.process.kill()
                 worker.process.join()

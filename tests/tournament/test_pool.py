@@ -236,3 +236,21 @@ def test_a_game_that_ends_its_workers_is_the_only_one_given_up(
                        "played it 3 times"):
         lines.extend(pool.pool_results(_job_for(config, tmp_path / "logs"), pending, 2, ()))
     assert _ids(lines) == sorted(p.id for p in pending if p.id != KILLER)
+
+
+def _stuck(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
+    time.sleep(120)
+    return task[0], []
+
+
+def test_workers_that_do_not_stop_are_killed_at_one_deadline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker told to stop had STOP_S seconds of its own: 4 stuck workers cost 4 x."""
+    monkeypatch.setattr(worker, "play_task", _stuck)
+    monkeypatch.setattr(pool, "STOP_S", 2.0)
+    crew = pool.Crew(cast(Job, None), 4, ())
+    crew.hand_out(deque((i, []) for i in range(4)))
+    started = time.monotonic()
+    crew.close()
+    assert time.monotonic() - started < 6.0  # one deadline: 2 s, and the kills
+    assert crew.workers == []
