@@ -199,18 +199,17 @@ def test_no_worker_holds_the_results_folder_s_lock(tmp_path: Path) -> None:
     folder = tmp_path / "results"
     with writing(folder):
         crew = pool.Crew(cast(Job, None), 2, ())
-        try:
-            crew.hand_out(deque([(0, []), (1, [])]))  # tasks of no game: once each worker
-            answers: list[object] = []  # has answered, it is set up
-            deadline = time.monotonic() + 120
-            while len(answers) < 2 and time.monotonic() < deadline:
-                answers += [answer for _, answer in crew.outcomes()]
-            assert sorted(answers) == [(0, []), (1, [])]  # type: ignore[type-var]
-            for member in crew.workers:
-                fds = Path(f"/proc/{member.process.pid}/fd")
-                assert str(folder / "arena.lock") not in {os.readlink(fd) for fd in fds.iterdir()}
-        finally:
-            crew.stop()
+    try:
+        crew.hand_out(deque([(0, []), (1, [])]))  # tasks of no game: once each worker has
+        answers: list[object] = []  # answered, it is set up
+        deadline = time.monotonic() + 120
+        while len(answers) < 2 and time.monotonic() < deadline:
+            answers += [answer for _, answer in crew.outcomes()]
+        assert sorted(answers) == [(0, []), (1, [])]  # type: ignore[type-var]
+        with writing(folder):  # the run has let go, its workers live on: a next run may
+            pass  # start (BadInput, "another arena run is writing", if a worker held it)
+    finally:
+        crew.stop()
 
 
 KILLER = "t0000-g005"  # the game that ends every worker that plays it
