@@ -323,16 +323,47 @@ def parse_logged(text: str) -> tuple[int, Action]:
 def replay(record: GameRecord) -> Game:
     """Play the record's actions again from its seed; ValueError naming the record, and the
     action, where the game does not come out as recorded (COM-4)."""
+    game = replay_start(record)
+    for at, text in enumerate(record.actions):
+        _, action = recorded_action(record, at, text, game)
+        apply_recorded(record, at, text, game, action)
+    check_replayed(record, game)
+    return game
+
+
+def replay_start(record: GameRecord) -> Game:
+    """The record's game before its first action; ValueError naming the record for a
+    variant, seed or options no game starts from."""
     from arena.variants import find_variant
 
     try:
-        game = find_variant(record.variant)(seed=record.seed, options=record.options)
-        for at, line in enumerate(record.actions):
-            _replay_one(game, at, line)
+        return find_variant(record.variant)(seed=record.seed, options=record.options)
     except (ArenaError, ValueError) as exc:
         raise ValueError(f"record {record.id}: {exc}") from exc
-    check_replayed(record, game)
-    return game
+
+
+def recorded_action(record: GameRecord, at: int, text: str, game: Game) -> tuple[int, Action]:
+    """The ``at``-th recorded action and its seat, the seat to act; ValueError naming the
+    record and the action otherwise, so that the organiser can find what was edited or cut."""
+    try:
+        if game.finished:
+            raise ValueError("after the game's end")
+        seat, action = parse_logged(text)
+        if seat != game.to_act:
+            raise ValueError(f"but seat {game.to_act} is to act")
+    except ValueError as exc:
+        raise ValueError(f"record {record.id}: action {at} {text!r}: {exc}") from exc
+    return seat, action
+
+
+def apply_recorded(record: GameRecord, at: int, text: str, game: Game,
+                   action: Action) -> None:
+    """Apply a recorded action; an illegal one is a ValueError naming the record, the
+    action and the rule it breaks, by its ID."""
+    try:
+        game.apply(action)
+    except ArenaError as exc:
+        raise ValueError(f"record {record.id}: action {at} {text!r}: {exc}") from exc
 
 
 def check_replayed(record: GameRecord, game: Game) -> None:
@@ -343,19 +374,6 @@ def check_replayed(record: GameRecord, game: Game) -> None:
     if tuple(game.totals) != record.totals:
         raise ValueError(f"record {record.id}: replayed totals {list(game.totals)} differ "
                          f"from the record's {list(record.totals)}")
-
-
-def _replay_one(game: Game, at: int, line: str) -> None:
-    """Apply the ``at``-th recorded action; an error names it."""
-    try:
-        if game.finished:
-            raise ValueError("after the game's end")
-        seat, action = parse_logged(line)
-        if seat != game.to_act:
-            raise ValueError(f"but seat {game.to_act} is to act")
-        game.apply(action)
-    except (ArenaError, ValueError) as exc:
-        raise ValueError(f"action {at} {line!r}: {exc}") from exc
 
 
 def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:

@@ -9,13 +9,18 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from arena.actions import Action, Draw
+from arena.actions import Draw
 from arena.cards import Card
 from arena.engine.game import Game
 from arena.engine.view import PublicEvent, RoundSummary, TableMeld, View
-from arena.errors import ArenaError
-from arena.records import FaultNote, GameRecord, check_replayed, parse_logged
-from arena.variants import find_variant
+from arena.records import (
+    FaultNote,
+    GameRecord,
+    apply_recorded,
+    check_replayed,
+    recorded_action,
+    replay_start,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,23 +60,17 @@ class Step:
 def steps(record: GameRecord) -> Iterator[Step]:
     """The record's game, step by step; ValueError naming the record where it does not
     replay as recorded (a rule broken, a seed or options no game starts from)."""
-    try:
-        game = find_variant(record.variant)(seed=record.seed, options=record.options)
-    except (ArenaError, ValueError) as exc:
-        raise ValueError(f"record {record.id}: {exc}") from exc
+    game = replay_start(record)
     faults: dict[int, list[FaultNote]] = {}
     for note in record.fault_log:
         faults.setdefault(note.at, []).append(note)
     yield Step(None, None, "", None, (), (), None, _table(game), None)
     for at, text in enumerate(record.actions):
-        seat, action = _parsed(record, at, text, game)
+        seat, action = recorded_action(record, at, text, game)
         view = game.view(seat)
         before_round, before_hand = game.round, Counter(game.hands[seat])
         seen = len(game.history)
-        try:
-            game.apply(action)
-        except ArenaError as exc:  # IllegalAction: the rule it breaks, by its ID
-            raise ValueError(f"record {record.id}: action {at} {text!r}: {exc}") from exc
+        apply_recorded(record, at, text, game, action)
         ended = game.last_summary if game.round != before_round or game.finished else None
         same = ended is None
         drawn = None
@@ -84,21 +83,6 @@ def steps(record: GameRecord) -> Iterator[Step]:
         if ended is not None and not game.finished:
             yield Step(None, None, "", None, (), (), None, _table(game), None)
     check_replayed(record, game)
-
-
-def _parsed(record: GameRecord, at: int, text: str, game: Game) -> tuple[int, Action]:
-    """One recorded action and its seat, the seat to act; ValueError naming the record and
-    the action otherwise, so that the organiser can find what was edited or cut."""
-    if game.finished:
-        raise ValueError(f"record {record.id}: action {at} {text!r} after the game's end")
-    try:
-        seat, action = parse_logged(text)
-    except ValueError as exc:
-        raise ValueError(f"record {record.id}: action {at} {text!r}: {exc}") from exc
-    if seat != game.to_act:
-        raise ValueError(f"record {record.id}: action {at} {text!r}, but seat "
-                         f"{game.to_act} is to act")
-    return seat, action
 
 
 def _table(game: Game) -> Table:
