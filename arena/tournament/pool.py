@@ -228,7 +228,7 @@ class Ledger:
         else:
             self.left.discard(index)
             for pairing in reversed(pairings):
-                single = max(self.tasks) + 1
+                single = len(self.tasks)  # the tasks are numbered from 0, none dropped
                 self.tasks[single] = [pairing]
                 self.failures[single] = self.failures[index]
                 self.left.add(single)
@@ -248,18 +248,11 @@ def signals_held() -> Iterator[None]:
     """Hold Ctrl-C (and SIGTERM, SIGHUP) while a worker is forked, and raise it right after:
     raised inside Python's fork hooks it left logging's lock taken, and the run hung as it
     stopped; in the child, before its own handlers, it printed a traceback."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     held: list[int] = []
-    previous = {sig: signal.signal(sig, lambda sig, _: held.append(sig)) for sig in STOPS}
-    try:
+    with _stops_handled_by(lambda sig, _: held.append(sig)):
         yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
-        if held:
-            signal.raise_signal(held[0])
+    if held:
+        signal.raise_signal(held[0])
 
 
 @contextlib.contextmanager
@@ -267,12 +260,20 @@ def deaf_to_ctrl_c() -> Iterator[None]:
     """Ignore Ctrl-C (and SIGTERM, SIGHUP) while workers and bots are stopped: a second
     one landing midway would leave them running, and the run waiting for them for ever.
     The first one, which started the stop, is raised after it."""
+    with _stops_handled_by(signal.SIG_IGN):
+        yield
+
+
+@contextlib.contextmanager
+def _stops_handled_by(handler: Any) -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP go to ``handler`` in the block, then back to their own;
+    in the main thread only, the one where Python lets handlers be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOPS}
+    previous = {sig: signal.signal(sig, handler) for sig in STOPS}
     try:
         yield
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+        for sig, old in previous.items():
+            signal.signal(sig, old if old is not None else signal.SIG_DFL)
