@@ -26,6 +26,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.tournament.logs import Relay, end_relays, relays_for_worker
 from arena.tournament.schedule import Pairing
 from arena.tournament.worker import Job, serve
 
@@ -47,6 +48,7 @@ class Worker:
     process: BaseProcess
     pipe: Connection
     cpu: int | None
+    relays: list[Relay]  # its own, for its log records (arena.tournament.logs)
     task: int | None = None
 
 
@@ -65,17 +67,18 @@ class Crew:
         """Fork a worker; it keeps to the CPU the fewest live workers keep to, if any."""
         cpu = pick_cpu(self.cpus, self.started, Counter(w.cpu for w in self.workers))
         mine, theirs = self.ctx.Pipe()
+        relays = relays_for_worker()
         others = [mine] + [w.pipe for w in self.workers]  # the parent's ends, closed in
         # the child: a worker must see its pipe close when the parent dies, and a copy of
         # the parent's end, its own or a sibling's, would keep it open
         process = self.ctx.Process(target=serve, name=f"arena-worker-{self.started}",
-                                   args=(theirs, others, sorted(PARENT_ONLY), self.job, cpu),
-                                   daemon=True)
+                                   args=(theirs, others, sorted(PARENT_ONLY), self.job, cpu,
+                                         relays), daemon=True)
         with signals_held():
             process.start()
         theirs.close()
         self.started += 1
-        self.workers.append(Worker(process, mine, cpu))
+        self.workers.append(Worker(process, mine, cpu, relays))
         return self.workers[-1]
 
     def hand_out(self, tasks: deque[Task]) -> None:
@@ -109,6 +112,7 @@ class Crew:
         worker.pipe.close()
         worker.process.kill()
         worker.process.join()
+        end_relays(worker.relays)
         self.workers.remove(worker)
 
     def close(self) -> None:
@@ -130,6 +134,7 @@ class Crew:
                 worker.process.kill()
                 worker.process.join()
             worker.pipe.close()
+            end_relays(worker.relays)
         self.workers.clear()
 
 

@@ -11,19 +11,16 @@ import contextlib
 import fcntl
 import json
 import logging
-import logging.handlers
 import os
 import secrets
 import shutil
 import socket
-import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-import multiprocessing_logging
 import yaml
 from rich.progress import (
     BarColumn,
@@ -41,6 +38,7 @@ from arena.errors import ArenaError, BadInput, shown
 from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import Config
+from arena.tournament.logs import start_logging, stop_logging
 from arena.tournament.pool import PARENT_ONLY, deaf_to_ctrl_c, pool_results
 from arena.tournament.results import check_results_folder
 from arena.tournament.schedule import Pairing, Schedule, make_schedule
@@ -49,7 +47,6 @@ from arena.tournament.worker import Job, close_seats, play_pairing
 log = logging.getLogger("arena.tournament.runner")
 LOCK = "arena.lock"  # held by the arena run writing the folder
 UNSAVED = "unsaved"  # the pool workers' finished games, until this process has written them
-LOG_BYTES = 64 << 20  # arena.log, then arena.log.1: at most twice this on disk
 
 
 def schedule_for(config: Config) -> Schedule:
@@ -231,63 +228,6 @@ def settle_seed(config: Config, previous: dict[str, Any] | None) -> Config:
     return replace(config, seed=secrets.randbits(63))
 
 
-def _setup_logging(folder: Path) -> logging.Handler:
-    handler = logging.handlers.RotatingFileHandler(  # capped: bots decide what is logged
-        folder / "arena.log", maxBytes=LOG_BYTES, backupCount=1, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s "
-                                           "%(levelname)s %(message)s"))
-    root = logging.getLogger()
-    root.setLevel(logging.INFO)
-    root.addHandler(handler)
-    _relay_from_workers(root)
-    return handler
-
-
-def _relay_from_workers(logger: logging.Logger) -> None:
-    """Wrap each of the logger's handlers in a relay that carries the workers' records to
-    this process, as ``multiprocessing_logging.install_mp_handler`` does, whatever the
-    default start method: that function refuses any default but "fork" (Python 3.14's
-    default on Linux is "forkserver"), yet the pool forks its workers in any case."""
-    for index, handler in enumerate(list(logger.handlers)):
-        logger.removeHandler(handler)
-        logger.addHandler(multiprocessing_logging.MultiProcessingHandler(
-            f"mp-handler-{index}", sub_handler=handler))
-
-
-def _stop_logging(handler: logging.Handler) -> None:
-    """Detach arena.log once the run ends. Each relay that carried the workers' records is
-    closed first, which writes what it still holds and stops its thread: merely unwrapped,
-    the relays lived on, one thread a run, and could reopen arena.log after the run had
-    returned. Handlers that are not the run's own are put back as they were, open."""
-    root = logging.getLogger()
-    relays = [h for h in root.handlers
-              if isinstance(h, multiprocessing_logging.MultiProcessingHandler)]
-    for relay in relays:
-        root.removeHandler(relay)
-        if relay.sub_handler is not handler:
-            root.addHandler(relay.sub_handler)
-            relay.sub_handler = _Unclosed(relay.sub_handler)
-    closing = [threading.Thread(target=relay.close) for relay in relays]  # each polls 0.2 s
-    for thread in closing:
-        thread.start()
-    for thread in closing:
-        thread.join()
-    root.removeHandler(handler)
-    handler.close()
-
-
-class _Unclosed(logging.Handler):
-    """Passes records on to a handler that a relay's ``close`` must leave open, under that
-    handler's lock: it is back on the root logger, where other threads write through it."""
-
-    def __init__(self, target: logging.Handler) -> None:
-        super().__init__()
-        self.target = target
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.target.handle(record)
-
-
 def check_config_bots(config: Config, names: Collection[str] | None = None) -> None:
     """Start the config's bots (or those ``names``) as its games will, before anything is
     written; BadInput, a line a bot, for each that cannot start."""
@@ -315,7 +255,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     config, done = prepare_results(config, fresh=fresh)
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]
-    handler = _setup_logging(config.results_dir)
+    handler = start_logging(config.results_dir)
     unsaved = config.results_dir / UNSAVED if config.cluster is None else None
     job = replace(_job_for(config, config.results_dir / "logs"), unsaved=unsaved)
     log.info("tournament %s: %d games, %d done, %d to play on %d workers, seed %d",
@@ -340,7 +280,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                 raise
             shutil.rmtree(config.results_dir / UNSAVED, ignore_errors=True)  # all written
     finally:
-        _stop_logging(handler)
+        stop_logging(handler)
     return played
 
 

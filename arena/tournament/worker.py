@@ -21,6 +21,7 @@ from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.sandbox import harden_self
 from arena.seats.seat import Limits
+from arena.tournament.logs import Relay, use_relays
 from arena.tournament.schedule import Pairing
 from arena.variants import find_variant
 
@@ -48,10 +49,12 @@ _parent = 0  # the run that started this pool worker
 
 
 def serve(pipe: Connection, others: list[Connection], parent_only: list[int], job: Job,
-          cpu: int | None) -> None:
+          cpu: int | None, relays: list[Relay]) -> None:
     """A pool worker's life: tasks from its own pipe, played, their lines sent back, until
     the pipe says stop (None) or closes with the run (each game played is kept then, by
-    :func:`keep_unsaved`). It first closes what only the parent may hold."""
+    :func:`keep_unsaved`). It first closes what only the parent may hold, and logs through
+    relays of its own."""
+    use_relays(relays)
     for other in others:
         other.close()
     for fd in parent_only:

@@ -3,8 +3,10 @@ while it waits for a task stalls nothing."""
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
+import re
 import resource
 import signal
 import threading
@@ -13,12 +15,13 @@ from collections import deque
 from pathlib import Path
 from typing import cast
 
+import multiprocessing_logging
 import pytest
 
 from arena.errors import ArenaError
 from arena.tournament import pool, worker
 from arena.tournament.config import Config, load_config
-from arena.tournament.runner import _job_for, schedule_for, writing
+from arena.tournament.runner import _job_for, run_tournament, schedule_for, writing
 from arena.tournament.schedule import Pairing
 from arena.tournament.worker import Job
 
@@ -253,3 +256,30 @@ def test_workers_that_do_not_stop_are_killed_at_one_deadline(
     crew.close()
     assert time.monotonic() - started < 6.0  # one deadline: 2 s, and the kills
     assert crew.workers == []
+
+
+def _die_holding_the_log(pairing: Pairing, job: Job | None = None) -> str:
+    """The first game played kills its worker while it holds the lock of the queue its log
+    records go to, as a kill in the middle of a record's write does; every game logs."""
+    if _first_death():
+        for relay in logging.getLogger().handlers:
+            if isinstance(relay, multiprocessing_logging.MultiProcessingHandler):
+                relay.queue._wlock.acquire()
+        os.kill(os.getpid(), signal.SIGKILL)
+    logging.getLogger("arena.test").info("played %s", pairing.id)
+    return play_pairing(pairing, job)
+
+
+def test_a_worker_killed_while_it_logs_silences_no_other(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """All workers wrote to one queue behind one lock: once a worker died holding it, no
+    later record of any worker reached arena.log (here none of 16 games), and each worker
+    told to stop waited on that lock until it was killed, 30 s later."""
+    config = _config(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(worker, "play_pairing", _die_holding_the_log)
+    assert run_tournament(config, progress=False) == 16
+    assert (tmp_path / MARKER).exists()  # a worker did die
+    log = (config.results_dir / "arena.log").read_text(encoding="utf-8")
+    assert sorted(set(re.findall(r"played (\S+)", log))) == sorted(
+        p.id for p in schedule_for(config))
