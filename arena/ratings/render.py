@@ -11,7 +11,7 @@ import html
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from tabulate import tabulate
@@ -49,10 +49,12 @@ def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
     if fmt == "json":
         return json.dumps([asdict(r) for r in rows], indent=2)
     if fmt == "csv":
-        return _csv(HEADERS, [list(asdict(r).values()) for r in rows])
+        return _csv(HEADERS, [[_cell(v) for v in asdict(r).values()] for r in rows])
     if fmt == "html":
         return html_page(rows, footing, wide=wide)
+    rows = [replace(r, bot=_name(r.bot, fmt)) for r in rows]
     anchor = footing.anchor if footing is not None else None
+    anchor = anchor if anchor is None else _name(anchor, fmt)
     if wide:
         text = tabulate(_wide(rows, anchor), TABLE_HEADERS, tablefmt=_TABULATE[fmt])
     else:
@@ -246,6 +248,20 @@ def html_page(rows: Sequence[Standing], footing: Footing | None = None, *,
         html_leaderboard(rows, footing, wide=wide), "</main>", "</body>", "</html>"])
 
 
+def _name(bot: str, fmt: str) -> str:
+    """A bot's name in a text table: a ``|`` escaped where it would end a Markdown cell."""
+    return bot.replace("|", "\\|") if fmt in ("github", "markdown") else bot
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet does not run: text starting with ``= + - @`` (or a tab or
+    CR) is a formula to Excel and LibreOffice, so it gets a leading ``'`` (OWASP's advice
+    on CSV injection); numbers are left alone."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def _csv(headers: Sequence[str], table: Sequence[Sequence[Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -262,7 +278,9 @@ def render_h2h(meetings: Sequence[Meeting], fmt: str = "plain") -> str:
         return json.dumps([asdict(m) for m in meetings], indent=2)
     if fmt == "csv":
         return _csv(["bot", "opponent", "score", "games"],
-                    [[m.bot, m.opponent, m.score, m.games] for m in meetings])
+                    [[_cell(m.bot), _cell(m.opponent), m.score, m.games] for m in meetings])
+    meetings = [replace(m, bot=_name(m.bot, fmt), opponent=_name(m.opponent, fmt))
+                for m in meetings]
     bots = list(dict.fromkeys(b for m in meetings for b in (m.bot, m.opponent)))
     cells = {(m.bot, m.opponent): f"{m.score:g}/{m.games}" for m in meetings}
     table = [[a, *(cells.get((a, b), "-" if a == b else "") for b in bots)] for a in bots]

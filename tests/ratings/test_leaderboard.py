@@ -18,8 +18,8 @@ from arena.engine.results import GameEnd, RoundEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
 from arena.ratings.comparisons import pairwise
-from arena.ratings.leaderboard import Standing, board, standings
-from arena.ratings.render import HEADERS, TABLE_HEADERS, footnotes, render
+from arena.ratings.leaderboard import Standing, board, head_to_head, standings
+from arena.ratings.render import HEADERS, TABLE_HEADERS, footnotes, render, render_h2h
 from arena.ratings.terms import FORMATS
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
 
@@ -424,3 +424,25 @@ def test_cli_run_prints_the_compact_table_or_the_wide_one(tmp_path: Path) -> Non
     wide = runner.invoke(app, ["run", str(path), "--wide"])
     assert wide.exit_code == 0, wide.output
     assert "mean rank" in wide.output and "vs field low" not in wide.output
+
+
+@pytest.mark.parametrize("fmt", ["github", "markdown"])
+def test_a_pipe_in_a_name_stays_in_its_markdown_cell(fmt: str) -> None:
+    """A ``|`` in a bot's name ended its cell: the row had a column too many."""
+    records = [record(["a|b", "c"], [0, 10], gid="1"), record(["c", "a|b"], [5, 0], gid="2")]
+    table = render(standings(records), fmt).splitlines()
+    heads = table[0].count("|")
+    rows = [line for line in table if "a\\|b" in line]
+    assert rows and all(line.replace("\\|", "").count("|") == heads for line in rows)
+    h2h = render_h2h(head_to_head(records), fmt)
+    assert "a|b" not in h2h.replace("\\|", "") and h2h.count("a\\|b") == 2
+
+
+def test_a_name_a_spreadsheet_would_run_is_quoted_in_csv() -> None:
+    """OWASP's CSV injection: a cell starting with = + - @ is a formula to a spreadsheet."""
+    evil = '=HYPERLINK("http://evil.example","x")'
+    records = [record([evil, "-b", "c"], [0, 10, 20], gid="1")]
+    rows = list(csv.reader(io.StringIO(render(standings(records), "csv"))))
+    assert sorted(row[1] for row in rows[1:]) == ["'-b", "'" + evil, "c"]
+    meetings = list(csv.reader(io.StringIO(render_h2h(head_to_head(records), "csv"))))
+    assert {row[0] for row in meetings[1:]} == {"'-b", "'" + evil, "c"}
