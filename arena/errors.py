@@ -10,6 +10,16 @@ _SHORT.maxlevel, _SHORT.maxdict, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxset 
 _SHORT.maxstring, _SHORT.maxlong, _SHORT.maxother = 60, 40, 60
 
 
+def printable(text: str) -> str:
+    """Text a bot chose, safe on a terminal and in a log line: each character that is not
+    printable (controls such as ESC and CR, line breaks, format characters such as a
+    right-to-left override) is written as its escape, as ``repr`` writes it, so that it
+    can neither act on the terminal nor forge a line, and is still seen."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def shown(value: Any) -> str:
     """The offending input's repr, cut short enough for a one-line message."""
     return _SHORT.repr(value)

@@ -145,15 +145,17 @@ _DECODER = msgspec.json.Decoder(_STORED)
 
 def _check_places(record: Any, actions: int) -> None:
     """What the record's types cannot say: the schema, one total, rank and penalty a seat,
-    ranks that follow from the totals and fault kinds of the closed set (ValueError, and
-    the slow reading names it)."""
+    ranks that follow from the totals, fault kinds of the closed set, and an id and bot
+    names that print as they read (no terminal escape: the arena prints them) (ValueError,
+    and the slow reading names it)."""
     seats = len(record.seats)
     if record.schema not in SCHEMAS or len(record.totals) != seats or \
             len(record.ranks) != seats or \
             any(len(r.penalties) != seats for r in record.rounds) or \
             not all(0 <= f.seat < seats and 0 <= f.at <= actions for f in record.fault_log) or \
             not all(s.faults.keys() <= _KINDS for s in record.seats) or \
-            record.ranks != places(record.totals, [s.forfeit for s in record.seats]):
+            record.ranks != places(record.totals, [s.forfeit for s in record.seats]) or \
+            not record.id.isprintable() or not all(s.bot.isprintable() for s in record.seats):
         raise ValueError("a count does not match the seats")
 
 
@@ -182,6 +184,8 @@ def _check_record(raw: Any) -> None:
         raise ValueError(f"schema: expected {_SCHEMA_WORDS}, got {shown(raw['schema'])}")
     if not isinstance(raw.get("dup_set", ""), str):
         raise ValueError(f"dup_set: expected str, got {shown(raw['dup_set'])}")
+    if not raw["id"].isprintable():
+        raise ValueError(f"id: expected printable text, got {shown(raw['id'])}")
     seats = len(raw["seats"])
     if seats < 2:
         raise ValueError(f"seats: expected at least 2, got {seats}")
@@ -207,6 +211,8 @@ def _check_seat(seat: Any) -> None:
     """A seat's fields, its faults counted by kinds of the closed set (docs/records.md)."""
     _fields(seat, _SEAT_FIELDS, "seats[]")
     _integers(list(seat["faults"].values()), "faults")
+    if not seat["bot"].isprintable():
+        raise ValueError(f"seat {shown(seat['bot'])}: expected a printable bot name")
     if not isinstance(seat.get("forfeit", False), bool) or seat["decisions"] < 0:
         raise ValueError(f"seat {shown(seat['bot'])}: expected forfeit true or false "
                          "and decisions >= 0")

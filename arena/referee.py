@@ -21,7 +21,7 @@ from arena.actions import Action, Draw, Play, parse_action
 from arena.engine.game import Game
 from arena.engine.results import Fault, GameEnd
 from arena.engine.view import RoundSummary
-from arena.errors import ArenaError, BadInput, IllegalAction
+from arena.errors import ArenaError, BadInput, IllegalAction, printable
 from arena.records import (
     FAULT_KINDS,
     SCHEMA,
@@ -228,7 +228,8 @@ class Referee:
         tally.faults[Fault(kind)] += 1
         last = said.strip().rpartition("\n")[2]  # a traceback's last line: the error
         log.info("%s seat %d (%s) %s: %s%s", self.game_id, seat, tally.name, kind,
-                 detail[:LOGGED_CHARS], f": {last[:LOGGED_CHARS]}" if last else "")
+                 printable(detail[:LOGGED_CHARS]),
+                 f": {printable(last[:LOGGED_CHARS])}" if last else "")
         self.fault_log.append(FaultNote(len(self.game.log), seat, Fault(kind)))
         if self.on_fault is not None:
             told = f"{detail}\n{said.rstrip()}" if said else detail

@@ -110,13 +110,18 @@ def _forfeit_ranked_first(raw: Raw) -> None:
      "it"),
     (lambda r: r.update(variant="indian13"), 0,
      "games.jsonl:1: variant 'indian13', expected a versioned variant"),
+    (lambda r: r["seats"][1].update(bot="evil\x1b]0;title\x07"), 1,
+     r"games.jsonl:2: .*seat 'evil\\x1b\]0;title\\x07': expected a printable bot name"),
+    (lambda r: r.update(id="g\u202e1"), 0,
+     r"games.jsonl:1: .*id: expected printable text, got 'g\\u202e1'"),
 ])
 @pytest.mark.parametrize("actions", [True, False])
 def test_a_record_against_the_format_is_refused(tmp_path: Path, lines: list[str],
                                                 change: Callable[[Raw], Any], at: int,
                                                 expected: str, actions: bool) -> None:
-    """Unknown fault kinds, negative counts, ranks the totals do not give and a second
-    variant are refused with the file and line, whether read to rate or to replay."""
+    """Unknown fault kinds, negative counts, ranks the totals do not give, a second variant,
+    and a bot name or an id that would act on a terminal (the arena prints them) are
+    refused with the file and line, whether read to rate or to replay."""
     folder = folder_of(tmp_path, lines, change, at)
     with pytest.raises(BadInput, match=expected):
         read_games(folder / "games.jsonl", actions=actions)

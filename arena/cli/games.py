@@ -21,7 +21,7 @@ from arena.cli.common import (
 from arena.cli.human import HUMAN, HumanSeat
 from arena.engine.game import Game
 from arena.engine.options import parse_option_args, resolve_options
-from arena.errors import BadInput
+from arena.errors import BadInput, printable
 from arena.records import GameRecord
 from arena.referee import FaultEvent, Referee, play_game
 from arena.replay import Table, steps
@@ -154,7 +154,7 @@ def turn_log(record: GameRecord, faults: Sequence[FaultEvent] = ()) -> list[str]
 
 
 def _fault_lines(fault: FaultEvent, name: str) -> list[str]:
-    first, *rest = fault.detail.splitlines() or [""]
+    first, *rest = map(printable, fault.detail.split("\n"))  # the bot's words, escaped
     return [f"  seat {fault.seat} ({name}) fault: {fault.kind}, {first}",
             *(f"    | {line}" for line in rest)]
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from arena.errors import BadInput, shown
+from arena.errors import BadInput, printable, shown
 from arena.seats import confine
 from arena.seats.bot import (
     BOT_FORMS,
@@ -196,7 +196,7 @@ def command_bot(origin: str, text: str, base: Path) -> BotSpec:
     except BadInput as exc:
         raise BadInput(f"{origin} --command {shown(text)}: {exc}") from exc
     files = [Path(a) for a in command[1:] if Path(a).is_absolute() and _is_file(Path(a))]
-    name = (files[0] if files else Path(command[0])).stem or "command"
+    name = printable((files[0] if files else Path(command[0])).stem) or "command"
     return BotSpec(name, command=command, origin=origin)
 
 

@@ -47,6 +47,15 @@ HOSTILE = {
     # a boolean id, which Python would take for 1
     "id_true": READY + """
         while read request; do echo '{"id":true,"action":"stock"}'; done""",
+    # an error text of terminal escapes (a window title, erase the line), a carriage return
+    # and a forged log line after it, a line separator and a right-to-left override
+    "escapes": READY + """
+        i=0
+        while read request; do
+          i=$((i+1))
+          printf '%s\\n' "{\\"id\\":$i,\\"error\\":\\"\\u001b]0;pwned\\u0007\\u001b[2K\\r\\
+2026-01-01 forged INFO all good\\u2028\\u202eevil\\"}"
+        done""",
 }
 
 PLAY = """
@@ -94,6 +103,17 @@ def test_what_a_bot_says_is_logged_short(tmp_path: Path) -> None:
     assert "x" * 150 in faults[0]
 
 
+def test_what_a_bot_says_is_logged_escaped(tmp_path: Path) -> None:
+    """A bot's error text went into arena.log as it came: catting the log ran its terminal
+    escapes, and its CR and line separators forged log lines."""
+    _, log = play_hostile(tmp_path, "escapes")
+    faults = [line for line in log.split("\n") if "hostile) crash" in line]
+    assert faults
+    assert not {"\x1b", "\x07", "\r", "\u2028", "\u202e"} & set(log)
+    assert "\\x1b]0;pwned\\x07\\x1b[2K\\r2026-01-01 forged INFO all good\\u2028\\u202eevil" \
+        in faults[0]
+
+
 def test_one_overlong_reply_is_one_fault_not_the_rest_of_the_game(tmp_path: Path) -> None:
     """The rest of a line refused as too long is dropped; the bot's next replies are read
     (it used to get every later reply counted unreadable until it was restarted)."""
@@ -114,3 +134,20 @@ def test_a_reply_with_the_wrong_id_is_refused_at_once_not_waited_past(tmp_path: 
     assert hostile["faults"]["timeout"] == 0, hostile
     sent = "0" if name == "id_off_by_one" else "true"
     assert f"its reply carries id {sent}; expected 1, the id of the request it answers" in log
+
+
+def test_arena_play_shows_what_a_bot_says_and_its_file_name_escaped(tmp_path: Path) -> None:
+    """``arena play -v`` printed a bot's error text as it came, and named a command bot after
+    its file as it was named: a participant's file name or error could set the window's
+    title, clear the screen or plant a link."""
+    script = tmp_path / "x\x1b]0;FNAME\x07red.sh"
+    script.write_text(textwrap.dedent(HOSTILE["escapes"]).strip() + "\n", "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "play", "indian13", "random", "--command",
+         f"/bin/sh '{script}'", "--seed", "3", "-o", "draw_cap=12", "-v"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert not {"\x1b", "\x07", "\r", "\u2028", "\u202e"} & set(done.stdout + done.stderr)
+    assert "(x\\x1b]0;FNAME\\x07red) fault: crash, draw decision" in done.stdout
+    assert "| \\x1b]0;pwned\\x07\\x1b[2K\\r2026-01-01 forged INFO all good\\u2028" \
+        "\\u202eevil" in done.stdout
