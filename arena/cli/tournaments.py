@@ -65,8 +65,8 @@ def run(
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
     except KeyboardInterrupt as exc:
         reason, code = stop_reason(exc)
-        typer.echo(f"arena: {reason}{_what_is_kept(cfg.results_dir / 'games.jsonl')}",
-                   err=True)
+        typer.echo(f"arena: {reason}"
+                   f"{_what_is_kept(cfg.results_dir / 'games.jsonl', fresh=fresh)}", err=True)
         raise typer.Exit(code) from None
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
@@ -74,12 +74,13 @@ def run(
     _name_broken_bots(records, cfg.results_dir / "logs")
 
 
-def _what_is_kept(games: Path) -> str:
+def _what_is_kept(games: Path, *, fresh: bool = False) -> str:
     """What a stopped run leaves: its games, or nothing yet (stopped while its bots were
-    first started)."""
+    first started). The same command with ``--fresh`` would delete them: so it is not
+    offered then."""
     if games.is_file() and games.stat().st_size:
-        return (f": every finished game is kept in {games}; run the same command again to "
-                "resume")
+        again = "run it again without --fresh" if fresh else "run the same command again"
+        return f": every finished game is kept in {games}; {again} to resume"
     return " before any game was played"
 
 
@@ -202,14 +203,26 @@ def sprt(
                                                help="The bot in seats beyond two "
                                                "(default: the baseline).")] = None,
     workers: WorkersArg = None,
+    seed: Annotated[int | None, typer.Option(min=SEED.low, max=SEED.high, metavar="SEED",
+                                             help="The test's seed (default: the config's, "
+                                             "else a random one).")] = None,
+    fresh: Annotated[bool, typer.Option(help="Replace the games of an earlier test.")] = False,
 ) -> None:
     """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
     until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
     from arena.ratings.sprt import Sprt  # numpy: only when rating
-    from arena.tournament.sprt_run import run_sprt
-    cfg = load_config(config, overrides={"workers": workers})
+    from arena.tournament.sprt_run import run_sprt, sprt_folder
+    cfg = load_config(config, overrides={"workers": workers, "seed": seed})
     _warn_if_unconfined(cfg)
-    verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
-                       candidate=candidate, baseline=baseline, filler=filler,
-                       max_games=max_games, report=typer.echo)
+    try:
+        verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
+                           candidate=candidate, baseline=baseline, filler=filler,
+                           max_games=max_games, report=typer.echo, fresh=fresh)
+    except KeyboardInterrupt as exc:
+        reason, code = stop_reason(exc)
+        games = sprt_folder(cfg) / "games.jsonl"
+        kept = (f": the games played are kept in {games} (a new test needs --fresh)"
+                if games.is_file() and games.stat().st_size else "")
+        typer.echo(f"arena: {reason}{kept}", err=True)
+        raise typer.Exit(code) from None
     raise typer.Exit(verdict.exit_code)

@@ -262,13 +262,15 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
              config.name, len(schedule), len(done), len(pending), config.workers, config.seed)
     played = 0
     games = config.results_dir / "games.jsonl"
+    then = RESUME_FRESH if fresh else RESUME
     try:
-        with open_records(games) as out, _progress(progress) as bar:
+        with open_records(games, then=then) as out, _progress(progress) as bar:
             task = bar.add_task("games", total=len(schedule), completed=len(done))
             try:
                 for line in _backend(config, job, pending, done=len(done),
                                      total=len(schedule)):
-                    append_records(games, out, line.encode(), sync=(played + 1) % 64 == 0)
+                    append_records(games, out, line.encode(), sync=(played + 1) % 64 == 0,
+                                   then=then)
                     played += 1
                     done.add(_line_id(line))
                     bar.advance(task)
@@ -291,6 +293,8 @@ def _line_id(line: str) -> str:
 
 RESUME = ("every game finished before is kept there: make room and run the same command "
           "again to resume")
+RESUME_FRESH = ("every game finished before is kept there: make room and run it again "
+                "without --fresh to resume")  # with it, the games kept would be deleted
 
 
 def open_records(games: Path, mode: str = "ab", *, then: str = RESUME) -> IO[bytes]:

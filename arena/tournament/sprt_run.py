@@ -59,17 +59,42 @@ class Verdict:
 
 def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
              filler: str | None = None, max_games: int | None = None,
-             report: Callable[[str], None] = print) -> Verdict:
+             report: Callable[[str], None] = print, fresh: bool = False) -> Verdict:
     """Play duplicate sets in parallel batches until the LLR leaves its bounds (or the game
-    limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``."""
+    limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``, which must
+    hold none of an earlier test unless ``fresh`` (they are replaced)."""
     k = _check(config, candidate, baseline, filler, max_games)
+    folder = sprt_folder(config)
+    _check_unused(folder / "games.jsonl", fresh=fresh)  # before any bot starts
     check_config_bots(config, {candidate, baseline, filler or baseline})
     if config.seed is None:  # random, as in a tournament: bots must not guess the deals
         config = settle_seed(config, None)
-    folder = config.output / f"{config.name}-sprt"
     with writing(folder):
+        _check_unused(folder / "games.jsonl", fresh=fresh)  # another run may have written
         return _run_sprt(config, test, folder=folder, candidate=candidate, baseline=baseline,
                          filler=filler, max_games=max_games, report=report, seats=k)
+
+
+def sprt_folder(config: Config) -> Path:
+    """Where a config's SPRT keeps its games."""
+    return config.output / f"{config.name}-sprt"
+
+
+def _check_unused(games: Path, *, fresh: bool) -> None:
+    """A new test replaces the games of the last one only when told to (``--fresh``): a
+    test stopped or run before is otherwise lost without a word."""
+    if fresh:
+        return
+    try:
+        with games.open("rb") as lines:
+            held = sum(chunk.count(b"\n") for chunk in iter(lambda: lines.read(1 << 20), b""))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise BadInput(f"{games}: cannot read it ({exc.strerror})") from None
+    if held:
+        raise BadInput(f"{games} holds {held} games of an earlier test: add --fresh to "
+                       "start a new test in their place, or move them away first")
 
 
 def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, baseline: str,

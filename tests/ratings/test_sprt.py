@@ -372,3 +372,24 @@ def test_cli_bad_input_exits_2(tmp_path: Path, args: list[str], message: str) ->
     result = runner.invoke(app, ["sprt", str(config(tmp_path)), *args])
     assert result.exit_code == 2, result.output
     assert result.output.startswith("arena: error: ") and message in result.output
+
+
+def test_cli_keeps_an_earlier_tests_games_unless_told_fresh(tmp_path: Path) -> None:
+    """A second test silently replaced the first one's games (or those of a test stopped
+    half way); it now needs --fresh. --seed sets the test's seed, as in arena run."""
+    args = ["sprt", str(config(tmp_path)), "--candidate", "random", "--baseline", "random-2",
+            "--max-games", "4"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 3, first.output
+    games = tmp_path / "out" / "duel-sprt" / "games.jsonl"
+    before = games.read_bytes()
+    again = runner.invoke(app, args)
+    assert again.exit_code == 2, again.output
+    assert again.output == (f"arena: error: {games} holds 4 games of an earlier test: add "
+                            "--fresh to start a new test in their place, or move them "
+                            "away first\n")
+    assert games.read_bytes() == before
+    fresh = runner.invoke(app, [*args, "--fresh", "--seed", "77"])
+    assert fresh.exit_code == 3, fresh.output
+    assert fresh.output.splitlines()[0].endswith(", seed 77")
+    assert games.read_bytes() != before and games.read_bytes().count(b"\n") == 4

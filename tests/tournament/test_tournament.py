@@ -563,6 +563,24 @@ def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path: Path, stop: si
     wait_until_gone(below, timeout=30)  # no worker or bot process outlives the run
 
 
+def test_a_fresh_run_stopped_says_to_resume_without_fresh(tmp_path: Path) -> None:
+    """"Run the same command again to resume", after ``arena run --fresh``, deleted every
+    game it said was kept."""
+    config = make_config(tmp_path, RUN_CONFIG, name="fresh", games=30, workers=2,
+                         isolation="process")
+    proc = start_arena("run", tmp_path / RUN_CONFIG, "--fresh", cwd=tmp_path)
+    wait_for_lines(games_file(config), proc, 2)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = finish(proc, 60)
+    assert proc.returncode == 130, err
+    assert err.strip() == (f"arena: interrupted: every finished game is kept in "
+                           f"{games_file(config)}; run it again without --fresh to resume")
+    kept = ids_in(games_file(config))
+    assert run_cli("run", tmp_path / RUN_CONFIG, cwd=tmp_path).returncode == 0
+    assert ids_in(games_file(config))[:len(kept)] == kept  # resumed, not started over
+    assert_complete(config)
+
+
 def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
     config, proc = start_run(tmp_path, name="nohup", games=4, workers=2, command=NOHUP_ARENA,
                              lines=1)
