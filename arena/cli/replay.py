@@ -22,7 +22,7 @@ from arena.replay import Step, public_text, steps
 from arena.tournament.config import SEED
 from arena.variants import find_variant
 
-LISTED = 20  # game ids named when the one asked for is not in the folder
+LISTED = 20  # game ids named when the one asked for is not in the folder (the first, by id)
 
 
 @guarded
@@ -42,7 +42,11 @@ def replay(
              "bots do).")] = None,
     option: OptionArgs = None,
 ) -> None:
-    """Replay a finished game turn by turn: draws, plays, the table, penalties, faults."""
+    """Replay a finished game turn by turn: draws, plays, the table, penalties, faults.
+    Given a results folder alone, list its games."""
+    if seed is None and where is not None and len(where) == 1:
+        _list_games(where[0])
+        return
     source, record = (f"replay --seed {seed}", _played(where or [], seed, option)) \
         if seed is not None else _recorded(where or [])
     if seat is not None and seat >= len(record.seats):
@@ -71,17 +75,33 @@ def _wait(out: Console) -> None:
         return
 
 
+def _list_games(where: str) -> None:
+    """One line per game of a results folder, in id order: its id, each seat's bot and
+    total, how it ended; the id is what ``arena replay FOLDER ID`` takes."""
+    records = sorted(read_games(_games_file(where), actions=False), key=lambda r: r.id)
+    if not records:
+        typer.echo(f"{where}: no game yet")
+    for r in records:
+        seats = ", ".join(f"{s.bot} {total}" for s, total in zip(r.seats, r.totals,
+                                                                   strict=True))
+        typer.echo(f"{r.id}  {seats}  ({r.termination})")
+
+
+def _games_file(where: str) -> Path:
+    path = Path(where)
+    games = path / "games.jsonl" if path.is_dir() else path
+    if not games.is_file():
+        raise BadInput(f"{path}: no games.jsonl here")
+    return games
+
+
 def _recorded(where: Sequence[str]) -> tuple[str, GameRecord]:
     """The games file and its record asked for, so that an error names both."""
     if not where:
         raise BadInput("replay: name a results folder and a game id (or give --seed)")
     path = Path(where[0])
-    games = path / "games.jsonl" if path.is_dir() else path
-    if not games.is_file():
-        raise BadInput(f"{path}: no games.jsonl here")
+    games = _games_file(where[0])
     records = read_games(games)
-    if len(where) < 2:
-        raise BadInput(f"{path}: name a game id, one of {_ids(records)}")
     wanted = where[1]
     found = [r for r in records if r.id == wanted]
     if len(where) > 2 or not found:
@@ -91,7 +111,7 @@ def _recorded(where: Sequence[str]) -> tuple[str, GameRecord]:
 
 
 def _ids(records: Sequence[GameRecord]) -> str:
-    ids = [r.id for r in records[:LISTED]]
+    ids = sorted(r.id for r in records)[:LISTED]
     more = f" and {len(records) - LISTED} more" if len(records) > LISTED else ""
     return (", ".join(ids) + more) if ids else "(none yet)"
 

@@ -136,9 +136,20 @@ def test_colour_only_on_a_terminal(played: Path, monkeypatch: pytest.MonkeyPatch
     assert "\x1b[31m" in coloured  # a heart or a diamond in red
 
 
+def test_a_folder_alone_lists_its_games_in_id_order(played: Path) -> None:
+    """The README's `arena replay results/quickstart` (lists the folder's game ids) was an
+    error naming 20 ids in the order they finished."""
+    records = read_games(played / "games.jsonl")
+    lines = shown(str(played)).splitlines()
+    assert [line.split()[0] for line in lines] == sorted(r.id for r in records)
+    first = min(records, key=lambda r: r.id)
+    assert lines[0] == (f"{first.id}  {first.seats[0].bot} {first.totals[0]}, "
+                        f"{first.seats[1].bot} {first.totals[1]}  ({first.termination})")
+
+
 @pytest.mark.parametrize(("args", "expected"), [
     ([], "name a results folder and a game id"),
-    (["{folder}"], "name a game id, one of t0000-g00"),
+    (["{folder}/missing"], "no games.jsonl here"),
     (["{folder}", "nope"], "no game 'nope'; its games are t0000-g00"),
     (["{folder}", "t0000-g000", "--seat", "2"], "--seat 2: the game has seats 0 to 1"),
     (["{folder}/missing", "g"], "no games.jsonl here"),
