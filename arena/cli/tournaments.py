@@ -107,8 +107,9 @@ def _print_board(records: Sequence[GameRecord], *, anchor: Anchor | None, fmt: s
 
 
 def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
-    """Say on the console which bots faulted on most of their decisions, and where their
-    tracebacks are: a broken bot is otherwise seen only as a weak one."""
+    """Say on the console which bots faulted on a fifth of their decisions or more (one
+    that fails every play, say), and where their tracebacks are: a broken bot is
+    otherwise seen only as a weak one."""
     from arena.ratings.leaderboard import faulty_bots
     for bot in faulty_bots(records):
         share = bot.faults / max(bot.decisions, 1)

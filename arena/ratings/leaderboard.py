@@ -209,7 +209,7 @@ def head_to_head(records: Sequence[GameRecord], *, teams: Teams = None) -> list[
 
 @dataclass(frozen=True, slots=True)
 class FaultyBot:
-    """A bot that faulted on most of its decisions: probably broken rather than weak."""
+    """A bot that faulted on many of its decisions: probably broken rather than weak."""
 
     bot: str
     faults: int
@@ -217,8 +217,14 @@ class FaultyBot:
     most_common: str
 
 
-def faulty_bots(records: Sequence[GameRecord], *, share: float = 0.5) -> list[FaultyBot]:
-    """Bots whose faults exceed ``share`` of their decisions, worst first."""
+BROKEN_SHARE = 0.2  # a fifth of its decisions: a bot that fails every play (half of its
+# decisions, the draws being the other half) is broken, not weak; a bot that answers late
+# now and then under load is not named
+
+
+def faulty_bots(records: Sequence[GameRecord], *,
+                share: float = BROKEN_SHARE) -> list[FaultyBot]:
+    """Bots that faulted on ``share`` of their decisions or more, worst first."""
     faults: dict[str, Counter[str]] = defaultdict(Counter)
     decisions: Counter[str] = Counter()
     for record in records:
@@ -227,5 +233,6 @@ def faulty_bots(records: Sequence[GameRecord], *, share: float = 0.5) -> list[Fa
             decisions[seat.bot] += seat.decisions
     found = [FaultyBot(bot, faults[bot].total(), decisions[bot],
                        faults[bot].most_common(1)[0][0])
-             for bot in decisions if faults[bot].total() > share * max(decisions[bot], 1)]
+             for bot in decisions if faults[bot].total() >= share * max(decisions[bot], 1)
+             and faults[bot].total()]
     return sorted(found, key=lambda f: (-f.faults / max(f.decisions, 1), f.bot))

@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -18,7 +19,7 @@ from arena.engine.results import GameEnd, RoundEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
 from arena.ratings.comparisons import pairwise
-from arena.ratings.leaderboard import Standing, board, head_to_head, standings
+from arena.ratings.leaderboard import Standing, board, faulty_bots, head_to_head, standings
 from arena.ratings.render import HEADERS, TABLE_HEADERS, footnotes, render, render_h2h
 from arena.ratings.terms import FORMATS
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
@@ -446,3 +447,15 @@ def test_a_name_a_spreadsheet_would_run_is_quoted_in_csv() -> None:
     assert sorted(row[1] for row in rows[1:]) == ["'-b", "'" + evil, "c"]
     meetings = list(csv.reader(io.StringIO(render_h2h(head_to_head(records), "csv"))))
     assert {row[0] for row in meetings[1:]} == {"'-b", "'" + evil, "c"}
+
+
+def test_a_bot_that_fails_every_play_is_named_broken() -> None:
+    """Its draws succeed, so it faults on half of its decisions: that was not "more than
+    half", and it went unnamed. A bot late now and then is not named."""
+    def seat(bot: str, faults: int) -> SeatRecord:
+        return SeatRecord(bot=bot, faults={**dict.fromkeys(FAULT_KINDS, 0), "crash": faults},
+                          decisions=40, time_mean_ms=1.0, time_p95_ms=2.0, time_max_ms=3.0)
+    game = record(["plays", "late", "fine"], [0, 5, 9])
+    game = msgspec.structs.replace(game, seats=(seat("plays", 20), seat("late", 3),
+                                                seat("fine", 0)))
+    assert [(b.bot, b.faults, b.decisions) for b in faulty_bots([game])] == [("plays", 20, 40)]
