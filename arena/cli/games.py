@@ -25,7 +25,7 @@ from arena.errors import BadInput, printable
 from arena.records import GameRecord
 from arena.referee import FaultEvent, Referee, play_game
 from arena.replay import Table, steps
-from arena.seats.bot import BotSpec
+from arena.seats.bot import BUILTIN_BOTS, BotSpec
 from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED
@@ -37,8 +37,9 @@ def play(
     variant: Annotated[str, typer.Argument(metavar="VARIANT",
                                            help="Variant name, e.g. indian13.")],
     bots: Annotated[list[str] | None, typer.Argument(metavar="BOT",
-        help="One bot per seat: a built-in bot (random, greedy), package.module:Class, "
-             "path/file.py:Class or path/file.py.", show_default=False)] = None,
+        help=f"One bot per seat: a built-in bot ({', '.join(BUILTIN_BOTS)}), "
+             f"{HUMAN} (you, at the terminal), package.module:Class, path/file.py:Class or "
+             "path/file.py.", show_default=False)] = None,
     seed: Annotated[int, typer.Option(min=SEED.low, max=SEED.high, metavar="SEED",
                                       help="Game seed, an integer from 0 (COM-4).")] = 1,
     option: OptionArgs = None,
@@ -69,6 +70,9 @@ def play(
     if not named and not commands:
         raise BadInput("no bots: name one per seat (random, greedy, file.py, ...) or give "
                        "--command")
+    if len(named) + len(commands) == 1 and "players" not in options:
+        raise BadInput("one bot: a game needs one bot per seat, at least 2 (name it twice "
+                       "to play it against itself)")
     options.setdefault("players", len(named) + len(commands))
     people = [i for i, b in enumerate(named) if b.strip() == HUMAN]
     if len(people) > 1:

@@ -165,6 +165,14 @@ def test_play_prints_the_result_table() -> None:
     assert len(lines) == 5
 
 
+def test_play_with_one_bot_says_a_game_needs_two() -> None:
+    """It said "option 'players' = 1: expected an integer from 2 to 6", an option never
+    given."""
+    assert refused("play", "indian13", "greedy") == (
+        "one bot: a game needs one bot per seat, at least 2 (name it twice to "
+        "play it against itself)")
+
+
 def test_play_is_reproducible_by_seed() -> None:
     a = ok("play", "indian13", "greedy", "random", "random", "--seed", "3", "-v")
     b = ok("play", "indian13", "greedy", "random", "random", "--seed", "3", "-v")
@@ -245,7 +253,7 @@ def test_play_three_thirteen() -> None:
     (["play", "indian13", "random", "random", "-o", "players=x"], "option 'players' = 'x'"),
     (["play", "indian13", "random", "random", "-o", "noequals"], "bad option 'noequals'"),
     (["play", "indian13", "random", "random", "-o", "draw_cap=0"], "option 'draw_cap' = 0"),
-    (["play", "indian13", "random"], "option 'players' = 1"),
+    (["play", "indian13", "random", "-o", "players=1"], "option 'players' = 1"),
     (["play", "indian13", *["random"] * 7], "option 'players' = 7"),
     (["play", "nope", "random", "random"], "unknown variant 'nope'"),
     (["play", "indian13", "random", "nope"],
