@@ -399,7 +399,10 @@ def _format(raw: Any, where: _Where, bots: tuple[BotSpec, ...], players: int) ->
     candidate = raw.get("candidate")
     names = [b.name for b in bots]
     if kind == "gauntlet" and candidate not in names:
-        raise where.error(("format", "candidate"), f"expected one of the bots: {names}")
+        missing = "a gauntlet needs it, the bot that meets all the others: " \
+            if candidate is None else ""
+        raise where.error(("format", "candidate"),
+                          f"{missing}expected one of the bots: {', '.join(names)}")
     games = _bounded(raw, "games", GAMES, None, ("format",), where)
     duplicate = _typed(raw, "duplicate", bool, True, ("format",), where, "true or false")
     if len(bots) < players:
@@ -422,7 +425,8 @@ def _rating(raw: Any, where: _Where, bots: tuple[BotSpec, ...]) -> tuple[str, fl
                                                 "e.g. {random: 1000}")
     (name, elo), = anchor.items()
     if name not in names:
-        raise where.error(("rating", "anchor", name), f"expected one of the bots: {names}")
+        raise where.error(("rating", "anchor", name),
+                          f"expected one of the bots: {', '.join(names)}")
     if not ELO.admits(elo):
         raise where.error(("rating", "anchor", name), ELO.expected(elo))
     return str(name), float(elo)

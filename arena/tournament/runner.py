@@ -116,10 +116,9 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     if config.seed is None:
         config = settle_seed(config, previous)
     if previous is not None and previous.get("identity_hash") != config.identity_hash():
-        changed = [k for k, v in config.identity().items()
-                   if previous.get("identity", {}).get(k) != v]
+        changed = _changed(previous.get("identity", {}), config.identity())
         raise BadInput(f"{folder}: made by a different config (changed: "
-                       f"{', '.join(changed) or 'unknown'}); run again with --fresh "
+                       f"{'; '.join(changed) or 'unknown'}); run again with --fresh "
                        "to start over, or change the name")
     games = folder / "games.jsonl"
     # a damaged line refuses the run before a write
@@ -134,6 +133,28 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     with open_records(games) as out:  # games a run killed outright had not written yet
         save_unsaved(folder, games, out, done)
     return config, done
+
+
+def _changed(before: Any, now: dict[str, Any]) -> list[str]:
+    """What differs between the identity stored with the games and this config's, named
+    down to the bot: "bots" alone sent the organiser looking through every bot."""
+    before = before if isinstance(before, dict) else {}
+    return [f"bots ({_bots_changed(before['bots'], value)})"
+            if key == "bots" and isinstance(before.get(key), list) else key
+            for key, value in now.items() if before.get(key) != value]
+
+
+def _bots_changed(before: list[Any], now: list[dict[str, Any]]) -> str:
+    was = {b.get("name"): b for b in before if isinstance(b, dict)}
+    names = [b["name"] for b in now]
+    parts = [f"{name} added" for name in names if name not in was]
+    parts += [f"{name} removed" for name in was if name not in names]
+    for bot in now:
+        old = was.get(bot["name"])
+        if old is not None and old != bot:
+            fields = [k for k in bot if old.get(k) != bot[k]] + [k for k in old if k not in bot]
+            parts.append(f"{bot['name']}'s {', '.join(fields)}")
+    return ", ".join(parts) or "their order"
 
 
 def _refuse_unscheduled(games: Path, done: set[str], schedule: Schedule) -> None:

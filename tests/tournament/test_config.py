@@ -85,7 +85,8 @@ CASES = [
                                     "  candidate: nobody"),
      ":13: format.candidate: expected one of the bots"),
     ("gauntlet-no-candidate", edit("  games: 2", "  games: 2\n  type: gauntlet"),
-     ":10: format.candidate: expected one of the bots"),
+     ":10: format.candidate: a gauntlet needs it, the bot that meets all the others: "
+     "expected one of the bots: greedy, random"),
     ("unknown-variant", edit("variant: indian13", "variant: poker"),
      ":2: variant: unknown variant 'poker'"),
     ("unknown-option", edit("  players: 2", "  players: 2\n  colour: red"),

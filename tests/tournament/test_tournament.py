@@ -317,8 +317,8 @@ def test_changed_bot_source_is_refused(tmp_path: Path) -> None:
     assert run_tournament(config, progress=False) == 6
     bot.write_text(BOT_SOURCE + "# version 2\n", encoding="utf-8")
     changed = make_config(tmp_path, "v2.yaml", third=f"{bot}:Bot")
-    with pytest.raises(BadInput, match=r"changed: bots\).*--fresh"):
-        run_tournament(changed, progress=False)
+    with pytest.raises(BadInput, match=r"changed: bots \(random-2's source\)\); .*--fresh"):
+        run_tournament(changed, progress=False)  # which bot, and what of it
 
 
 def test_records_replay_to_their_totals(tmp_path: Path) -> None:
