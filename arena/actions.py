@@ -130,6 +130,8 @@ class Play:
                     discard, declare = Card.parse(args[0]), verb == "declare"
                 else:
                     raise ValueError(verb)
+            except BadInput as exc:  # the form is right, a card is not: say which
+                raise BadInput(f"bad play {text!r}: {exc}") from exc
             except (ValueError, IndexError) as exc:
                 raise BadInput(f"bad play {text!r}: cannot read {' '.join(part)!r}; expected "
                                "'meld CARDS', 'lay N CARDS', 'take N CARD', "

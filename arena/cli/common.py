@@ -33,6 +33,11 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
+class Quit(KeyboardInterrupt):
+    """A person at the terminal typed quit: the game stops as on Ctrl-C, but as they
+    chose, so the command succeeds (exit code 0)."""
+
+
 def stop_as_on_ctrl_c() -> None:
     """Raise :class:`Stopped` on SIGTERM and SIGHUP, which would otherwise end this process
     at once and leave its pool's workers to die on a broken pipe; a signal that whoever
@@ -50,6 +55,8 @@ def stop_reason(exc: KeyboardInterrupt) -> tuple[str, int]:
     """What a stopped command says of its stop, and its exit code."""
     if isinstance(exc, Stopped):
         return f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum
+    if isinstance(exc, Quit):
+        return "you quit: the game was not finished", 0
     return "interrupted", INTERRUPTED
 
 

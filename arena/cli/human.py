@@ -11,10 +11,11 @@ from collections.abc import Callable
 
 from rich.console import Console
 
-from arena.actions import Action, parse_action
+from arena.actions import Action, Draw, parse_action
 from arena.advice import going_out_card
 from arena.cards import Card
 from arena.cli import show
+from arena.cli.common import Quit
 from arena.engine.view import PublicEvent, RoundSummary, View
 from arena.errors import ArenaError
 from arena.referee import Referee
@@ -77,7 +78,7 @@ class HumanSeat:
             if told is not None:
                 self.out.print(f"  {show.plain(told)}")
                 continue
-            why = self._refusal(text)
+            why = self._refusal(view, text)
             if why is None:
                 break
             self.out.print(f"  [yellow]refused:[/yellow] {show.plain(why)}")
@@ -144,18 +145,27 @@ class HumanSeat:
         """The answer to a question rather than a move: help, a hint; quit stops."""
         word = text.lower()
         if word == "quit":
-            raise KeyboardInterrupt
+            raise Quit
         if word in ("help", "?", ""):
             return HELP
         return f"hint: {hint(view)}" if word == "hint" else None
 
-    def _refusal(self, text: str) -> str | None:
+    def _refusal(self, view: View, text: str) -> str | None:
         """Why ``text`` is not an answer now (the rule it breaks), or None."""
+        if view.decision == "draw" and not isinstance(_parsed(text), Draw):
+            return f"{text!r} is not a draw: expected {' or '.join(view.legal_draws)}"
         try:
             action = parse_action(text)
         except (ArenaError, ValueError) as exc:
             return str(exc)
         return self.check(action)
+
+
+def _parsed(text: str) -> Action | None:
+    try:
+        return parse_action(text)
+    except (ArenaError, ValueError):
+        return None
 
 
 def hint(view: View) -> str:
