@@ -20,6 +20,7 @@ from arena.ratings.sprt import (
 )
 from arena.records import GameRecord
 from arena.tournament.config import Config
+from arena.tournament.logs import start_logging, stop_logging
 from arena.tournament.runner import (
     append_records,
     check_config_bots,
@@ -71,8 +72,13 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
         config = settle_seed(config, None)
     with writing(folder):
         _check_unused(folder / "games.jsonl", fresh=fresh)  # another run may have written
-        return _run_sprt(config, test, folder=folder, candidate=candidate, baseline=baseline,
-                         filler=filler, max_games=max_games, report=report, seats=k)
+        handler = start_logging(folder)  # the faults' details, as a tournament's
+        try:
+            return _run_sprt(config, test, folder=folder, candidate=candidate,
+                             baseline=baseline, filler=filler, max_games=max_games,
+                             report=report, seats=k)
+        finally:
+            stop_logging(handler)
 
 
 def sprt_folder(config: Config) -> Path:

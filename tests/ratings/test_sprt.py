@@ -393,3 +393,17 @@ def test_cli_keeps_an_earlier_tests_games_unless_told_fresh(tmp_path: Path) -> N
     assert fresh.exit_code == 3, fresh.output
     assert fresh.output.splitlines()[0].endswith(", seed 77")
     assert games.read_bytes() != before and games.read_bytes().count(b"\n") == 4
+
+
+def test_cli_logs_the_faults_details_in_the_tests_folder(tmp_path: Path) -> None:
+    """An SPRT kept its games but no arena.log: a faulty bot's faults were counted, and
+    what they were was lost."""
+    path = config(tmp_path)
+    bot = Path(__file__).parents[1] / "bots" / "faulty_bots.py"
+    path.write_text(path.read_text("utf-8").replace(
+        '"bots.random_bot:RandomBot"}', f'"{bot}:IllegalPlay"}}', 1), "utf-8")
+    result = runner.invoke(app, ["sprt", str(path), "--candidate", "greedy", "--baseline",
+                                 "random", "--max-games", "4"])
+    assert result.exit_code == 3, result.output
+    log = (tmp_path / "out" / "duel-sprt" / "arena.log").read_text("utf-8")
+    assert "(random) illegal" in log, log[-2000:]
