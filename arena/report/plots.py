@@ -11,6 +11,7 @@ import io
 import math
 import os
 import re
+import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -284,7 +285,10 @@ def _svg(fig: Figure, title: str) -> str:
     """The figure as an SVG element to inline in html: no XML prologue or doctype (whose
     DTD address a reader might fetch), no metadata, and only the ids something refers to."""
     out = io.StringIO()
-    fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
+    with warnings.catch_warnings():  # the text stays text, drawn by the browser's fonts: a
+        # name in a script matplotlib's font lacks (CJK) is shown, not worth a warning
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
     text = _METADATA.sub("", _PROLOGUE.sub("", out.getvalue(), count=1))
     used = set(_REFERENCE.findall(text))
     text = _ID.sub(lambda m: m.group(0) if m.group(1) in used else "", text)

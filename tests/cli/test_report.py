@@ -371,3 +371,15 @@ def test_long_bot_names_leave_the_plots_room(tmp_path: Path) -> None:
         warnings.simplefilter("error")  # a layout warning fails the report
         page = reported(folder)
     assert long in page and f"{'x' * 23}…" in page
+
+
+def test_a_name_in_a_script_the_plots_font_lacks_warns_of_nothing(tmp_path: Path) -> None:
+    """A CJK bot name made matplotlib warn, once a character, on the organiser's console;
+    the plots' text is drawn by the browser, whose fonts have it."""
+    config = tournament_config("cjk", "indian13", 2, 2, 5).replace("name: greedy\n",
+                                                                   "name: 李小龙\n")
+    folder = played(tmp_path, config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        page = reported(folder)
+    assert ">李小龙</text>" in page  # as text in the SVG
