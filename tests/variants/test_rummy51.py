@@ -389,6 +389,24 @@ def test_r51_9_take_the_discard_and_lay_it_rule_example() -> None:
     assert game.history[-2].kind == "lay" and game.history[-2].cards == (card("8H"),)
 
 
+def test_r51_9_a_taken_discard_that_takes_a_joker_back_is_laid() -> None:
+    """R51-9 lists the opening, a new combination, an addition and going out; our ruling
+    (docs/rules.md): a taken discard put down to take back a table joker (R51-13) is laid,
+    since it stays on the table in the joker's place: no remedy (which would count a
+    fault)."""
+    game = r51_game(["4S JK 6S KS KH KD QS QH QC 2D 4D 9C 3H 5C 7S",
+                     "10S 10H 10D JS JH JD QD KC 5S 2H 4H 9D 3C 8H"],
+                    stock="8S 6H 2C 4C 6D 8D 9H")
+    first_cycle(game, "7S", "8S")
+    play(game, "stock")  # 2C
+    play(game, "meld 4S JK=5S 6S; meld KS KH KD; meld QS QH QC; discard 6H")
+    play(game, "stock")  # 4C
+    play(game, "discard 5S")
+    play(game, "discard")  # seat 0, opened, takes 5S
+    assert play(game, "take 0 5S; discard 2D") is None  # no remedy: 5S was laid
+    assert table(game)[0] == "4S 5S 6S" and Card.JOKER in game.hands[0]
+
+
 def test_r51_9_remedy_card_back_stock_drawn_asked_again() -> None:
     game = taker_game()
     play(game, "discard")
