@@ -407,6 +407,21 @@ def test_r51_9_a_taken_discard_that_takes_a_joker_back_is_laid() -> None:
     assert table(game)[0] == "4S 5S 6S" and Card.JOKER in game.hands[0]
 
 
+def test_r51_14_an_opening_that_reaches_the_threshold_may_go_out_with_additions() -> None:
+    """R51-14 holds an unopened player to new combinations; one whose new combinations
+    reach the threshold opens in that turn, and R51-13 then lets him add (docs/rules.md)."""
+    game = r51_game(["4S 5S 6S KS KH KD QS QH QC 2D 4D 9C 3H 5C 7S",
+                     "10S 10H 10D JS JH JD QD KC QH QC 9S 7S 8S 3C"],
+                    stock="8C 6H 10S 4C 6D")
+    first_cycle(game, "5C", "8C")
+    play(game, "stock")  # 6H
+    play(game, "meld 4S 5S 6S; meld KS KH KD; meld QS QH QC; discard 6H")  # 75: 76 next
+    play(game, "stock")  # 10S
+    play(game, "meld 10S 10H 10D; meld JS JH JD; meld QD QH QC; lay 0 7S 8S 9S 10S; "
+               "lay 1 KC; discard 3C")  # 90 >= 76: opened, then adds, then goes out
+    assert game.results[-1].penalties[1] == 0 < game.results[-1].penalties[0]
+
+
 def test_r51_9_remedy_card_back_stock_drawn_asked_again() -> None:
     game = taker_game()
     play(game, "discard")
