@@ -32,7 +32,7 @@ from arena.seats.protocol import (
     encode_line,
     info_of,
 )
-from arena.seats.sandbox import harden_self
+from arena.seats.sandbox import die_with_parent, harden_self
 
 
 class LineReader:
@@ -192,6 +192,8 @@ def _child_game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader:
                 stdout: BinaryIO) -> int:
     """The game child's whole life: import the bot (unless it is built in), play, say how
     it ended."""
+    die_with_parent()  # a game child busy in a decision when its host is killed (its
+    # worker stopped) would play on, unconfined, where no namespace ends with the host
     try:
         use_precompiled()
         cls = load_class(bot) if isinstance(bot, str) else bot

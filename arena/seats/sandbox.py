@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> None:
     lower_limit(resource.RLIMIT_FSIZE, args.files)
     lower_limit(resource.RLIMIT_CORE, 0)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the cap, writes fail quietly
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # never outlive the referee that started it
+    die_with_parent()  # never outlive the referee that started it
     if args.confine:
         from arena.seats.confine import ConfineError, become_bot_user, confine
 
@@ -387,6 +387,8 @@ def main(argv: list[str] | None = None) -> None:
             lower_limit(resource.RLIMIT_NPROC, args.processes)  # a cap without a pids cgroup
         drop_capabilities()
         become_bot_user()
+        die_with_parent()  # again: the change of user cleared it; PID 1 of the bot's
+        # namespaces, it takes every process of the bot with it
     else:
         drop_capabilities()
     refuse_key_calls()  # keys outlive processes and namespaces (arena.seats.syscalls)
@@ -397,6 +399,12 @@ def main(argv: list[str] | None = None) -> None:
         where = " inside the bot's confinement" if args.confine else ""
         sys.exit(f"arena.seats.sandbox: error: cannot run {command[0]!r}{where} "
                  f"({exc.strerror})" + (CONFINED_HINT if hidden else ""))
+
+
+def die_with_parent() -> None:
+    """Be killed when the parent dies (prctl's parent-death signal; a fork and a change of
+    user clear it, so each process that must not outlive its parent sets it)."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 CONFINED_HINT = ("; it sees the system's programs, its own folder and its read: paths, and "

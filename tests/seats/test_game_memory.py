@@ -10,6 +10,8 @@ process. So a bot that will not let its game go neither blocks the next game nor
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -40,3 +42,62 @@ def test_a_game_child_that_will_not_end_is_killed_and_forgotten(tmp_path: Path) 
     assert all(sum(s.faults.values()) == 0 for r in records for s in r.seats
                if s.bot != "stuck")
     assert took < 300  # about 5 s of grace a game, not a start-up timeout a game
+
+
+LOOPS_AT_START = """\
+class Bot:
+    def start_game(self, info):
+        while True:
+            pass
+
+    def draw(self, view):
+        return "stock"
+
+    def play(self, view):
+        return f"discard {view.drawn}"
+"""
+
+
+def test_a_game_child_busy_when_its_host_is_killed_dies_with_it(tmp_path: Path) -> None:
+    """Unconfined, no namespace ends with the host: its game child, busy in the bot's code
+    when the host was killed (its worker stopped), played on alone at full CPU."""
+    (tmp_path / "loops.py").write_text(LOOPS_AT_START, "utf-8")
+    host = subprocess.Popen([sys.executable, "-m", "arena.seats.host",
+                             f"{tmp_path / 'loops.py'}:Bot", "{}", "--path", str(tmp_path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    assert host.stdin is not None
+    host.stdin.write(json.dumps({"type": "start_game", "seat": 0, "players": 2,
+                                 "variant": "indian13", "options": {}, "seed": 1}).encode()
+                     + b"\n")
+    host.stdin.flush()
+    deadline = time.monotonic() + 60
+    while not (children := _children(host.pid)):
+        assert host.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    host.kill()
+    host.wait()
+    while any(Path(f"/proc/{c}").exists() and _state(c) != "Z" for c in children):
+        assert time.monotonic() < deadline, f"the game child {children} plays on"
+        time.sleep(0.05)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, from /proc/*/stat, which anyone may read (a
+    hardened host's own /proc files are root's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            found += [int(entry.name)] if parent == pid else []
+    return found
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

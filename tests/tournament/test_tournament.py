@@ -581,6 +581,33 @@ def test_a_fresh_run_stopped_says_to_resume_without_fresh(tmp_path: Path) -> Non
     assert_complete(config)
 
 
+def test_a_bot_busy_in_a_loop_is_stopped_with_the_run(tmp_path: Path) -> None:
+    """A bot's host left its confinement's PID 1 without its parent-death signal when it
+    changed user (under a root arena, bots run as nobody): a worker stopped while its bot
+    looped in a decision left that bot running, at full CPU, after the run had ended."""
+    bot = ROOT / "tests" / "bots" / "adversarial.py"
+    _, proc = start_run(tmp_path, name="busy", games=4, workers=2, isolation="process",
+                        third=f"{bot}:InfiniteLoop")
+    deadline = time.monotonic() + 120
+    while not any(b"InfiniteLoop" in cmdline(p) and cpu_ticks(p) > 50
+                  for p in descendants(proc.pid)):  # the loop has run for 0.5 s
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    below = descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = finish(proc, 60)
+    assert proc.returncode == 130, err
+    wait_until_gone(below, timeout=30)
+
+
+def cpu_ticks(pid: int) -> int:
+    """A process's user CPU time, in clock ticks; 0 once it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
     config, proc = start_run(tmp_path, name="nohup", games=4, workers=2, command=NOHUP_ARENA,
                              lines=1)
