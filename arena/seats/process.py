@@ -61,7 +61,9 @@ class ProcessSeat:
         self.cgroups: list[Path] = []
         self.buffer = b""
         self.overlong = False  # the line being read was refused as too long
+        self.unread = ""  # what the last unreadable line said, for the log
         self.next_id = 0
+        self.misread: set[int] = set()  # requests a stray line answered: their replies late
         self.owed: set[int] = set()  # requests given up on (timeouts): their late replies
         self.game_first_id = 1
         self.stale: float | None = None  # when an unanswered request passed its grace
@@ -105,6 +107,7 @@ class ProcessSeat:
         self.buffer = b""
         self.overlong = False
         self.owed = set()
+        self.misread = set()
         self.stale = None
 
     def _kill(self) -> None:
@@ -176,6 +179,7 @@ class ProcessSeat:
         looked = False  # past the deadline: one look at what is already in the pipe
         while self._skip_overlong() or b"\n" not in self.buffer:
             if len(self.buffer) > self.limits.line_bytes:
+                self.unread = f"a line past {self.limits.line_bytes} bytes"
                 self.buffer, self.overlong = b"", True  # the rest of that line is dropped
                 return "unreadable"
             left = max(0.0, deadline - time.monotonic())
@@ -190,7 +194,10 @@ class ProcessSeat:
                 return "crash"
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return "unreadable" if len(line) > self.limits.line_bytes else line
+        if len(line) > self.limits.line_bytes:
+            self.unread = f"a line past {self.limits.line_bytes} bytes"
+            return "unreadable"
+        return line
 
     def _skip_overlong(self) -> bool:
         """Drop what is left of a line already refused as too long; True while its end has
@@ -212,8 +219,10 @@ class ProcessSeat:
             try:
                 msg = orjson.loads(line)
             except (ValueError, RecursionError):  # any bytes, any nesting: a fault, no more
+                self.unread = f"it wrote {_said(line)}, not a JSON object"
                 return "unreadable"
             if not isinstance(msg, dict):
+                self.unread = f"it wrote {_said(line)}, not a JSON object"
                 return "unreadable"
             if msg.get("type") == HOST_ENDED:  # the game child exited
                 if request_id is not None:
@@ -226,11 +235,15 @@ class ProcessSeat:
             if request_id is None:
                 return msg if msg.get("type") == "ready" else "unreadable"
             return msg
+        self.unread = f"more than {STALE_LINES} late replies in a row"
         return "unreadable"  # more stale lines than any honest bot has owed
 
     def _late(self, reply_id: object) -> bool:
         """Whether ``reply_id`` is that of a request given up on (then no longer owed)."""
         number = _id_number(reply_id)
+        if number in self.misread:
+            self.misread.discard(number)
+            return True
         if number is None or number not in self.owed:
             return False
         self.owed.discard(number)
@@ -258,6 +271,7 @@ class ProcessSeat:
         """Send the start of a game without waiting for ``ready`` (the referee starts every
         seat, then waits for them all: a game child's fork overlaps the others')."""
         self.info = info
+        self.misread = {i for i in self.misread if i >= self.game_first_id}
         self.owed = {i for i in self.owed if i >= self.game_first_id}  # the last game's
         self.game_first_id = self.next_id + 1
         self.sent_history = 0
@@ -318,6 +332,10 @@ class ProcessSeat:
                     self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
                 self._relaunch()
+            elif reply == "unreadable":  # a stray line (a print to stdout) took the place of
+                self.misread.add(rid)  # the reply: its answer is late, and the later
+                # replies are not read one request behind
+                return Answer(None, reply, elapsed, self.unread)
             return Answer(None, reply, elapsed)
         self.stale = None
         if _id_number(reply.get("id")) != rid:
@@ -328,7 +346,8 @@ class ProcessSeat:
             return Answer(None, "crash", elapsed, str(reply["error"]))
         action = reply.get("action")
         if not isinstance(action, str):
-            return Answer(None, "unreadable", elapsed)
+            return Answer(None, "unreadable", elapsed,
+                          f"its reply has no action text: {_said(orjson.dumps(reply))}")
         return Answer(action, None, elapsed)
 
     def _overdue(self) -> bool:
@@ -415,6 +434,12 @@ def _id_number(reply_id: object) -> int | None:
     if isinstance(reply_id, float):
         return int(reply_id) if reply_id.is_integer() else None
     return reply_id if isinstance(reply_id, int) else None
+
+
+def _said(line: bytes) -> str:
+    """A line a bot wrote, quoted by its first 200 bytes (the referee escapes it)."""
+    text = line[:200].decode("utf-8", "replace")
+    return repr(text) + ("..." if len(line) > 200 else "")
 
 
 def _shown(value: object) -> str:

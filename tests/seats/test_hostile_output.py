@@ -47,6 +47,14 @@ HOSTILE = {
     # a boolean id, which Python would take for 1
     "id_true": READY + """
         while read request; do echo '{"id":true,"action":"stock"}'; done""",
+    # one stray line on stdout (a debugging print) before its second reply, then on time
+    "stray_line": READY + """
+        i=0
+        while read request; do
+          i=$((i+1))
+          if [ $i -eq 2 ]; then echo 'DEBUG hand=5H 6H'; fi
+          echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"
+        done""",
     # an error text of terminal escapes (a window title, erase the line), a carriage return
     # and a forged log line after it, a line separator and a right-to-left override
     "escapes": READY + """
@@ -112,6 +120,19 @@ def test_what_a_bot_says_is_logged_escaped(tmp_path: Path) -> None:
     assert not {"\x1b", "\x07", "\r", "\u2028", "\u202e"} & set(log)
     assert "\\x1b]0;pwned\\x07\\x1b[2K\\r2026-01-01 forged INFO all good\\u2028\\u202eevil" \
         in faults[0]
+
+
+def test_one_stray_line_is_one_fault_and_is_logged(tmp_path: Path) -> None:
+    """A debugging print to stdout took the place of a reply; the reply came next and was
+    read as the next request's, one behind, and so every reply after it: the bot forfeited
+    at its fifth, and the log never said what the stray line was."""
+    record, log = play_hostile(tmp_path, "stray_line")
+    hostile = record["seats"][0]  # type: ignore[index]
+    assert hostile["faults"]["unreadable"] == 1 and hostile["faults"]["timeout"] == 0, hostile
+    assert not hostile.get("forfeit"), hostile
+    assert "hostile) unreadable: play decision" in log or \
+        "hostile) unreadable: draw decision" in log
+    assert "it wrote 'DEBUG hand=5H 6H', not a JSON object" in log
 
 
 def test_one_overlong_reply_is_one_fault_not_the_rest_of_the_game(tmp_path: Path) -> None:
