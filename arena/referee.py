@@ -92,6 +92,17 @@ class _Tally:
                           time_max_ms=round(ts[-1], 3), forfeit=self.forfeit)
 
 
+def _parsed(text: str, decision: str) -> Action:
+    """An answer's action; text that is no action at all is said to be no draw at a draw
+    ("None" was called a bad play, with the forms of a play)."""
+    try:
+        return parse_action(text)
+    except BadInput:
+        if decision == "draw":
+            Draw.parse(text)  # raises, naming the draws
+        raise
+
+
 class Referee:
     """Runs one game; a faulty seat gets the policy's action, never a traceback."""
 
@@ -214,13 +225,13 @@ class Referee:
             return None
         try:
             if isinstance(answer, str):
-                return parse_action(answer)
+                return _parsed(answer, view.decision)
             if isinstance(answer, Draw | Play):
                 return answer
             raise TypeError(f"expected a Draw, a Play or their text, got "
                             f"{type(answer).__name__}")
         except (ArenaError, ValueError, TypeError) as exc:
-            self._fault(seat, "unreadable", str(exc))
+            self._fault(seat, "unreadable", f"{view.decision} decision: {exc}")
             return None
 
     def _fault(self, seat: int, kind: str, detail: str, said: str = "") -> None:

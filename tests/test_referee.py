@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections import Counter
 from typing import Any
 
@@ -331,3 +332,17 @@ def test_a_process_bot_slow_to_start_costs_one_start_up_wait() -> None:
                        limits=Limits(startup_ms=1500))
     faulty = record.seats[FAULTY_SEAT]
     assert faulty.forfeit and faulty.decisions == 0 and sum(faulty.faults.values()) == 1
+
+
+def test_com_6_no_action_at_a_draw_is_said_to_be_no_draw(caplog: pytest.LogCaptureFixture
+                                                          ) -> None:
+    """A draw() that returned None reached the referee as "None" (a Python bot's host
+    sends the text of what it returns) and was called a bad play, listing the play forms,
+    with no word of the decision."""
+    with caplog.at_level(logging.INFO, logger="arena.referee"):
+        record = _faulty_game("NoneDrawer", clock=FAST, draw_cap=SLOW_GAME_DRAWS)
+    _assert_faults(record, "unreadable", 0)
+    faults = [r.getMessage() for r in caplog.records
+              if "(nonedrawer) unreadable" in r.getMessage()]
+    assert faults and all(m.endswith("unreadable: draw decision: bad draw 'None': expected "
+                                     "one of stock, discard, tournante") for m in faults)

@@ -75,6 +75,16 @@ class NotAnAction:
         return {"discard": "KS"}
 
 
+class NoneDrawer:
+    """Returns None from draw() as text, as a Python bot's host sends it (unreadable)."""
+
+    def draw(self, view: View) -> str:
+        return "None"
+
+    def play(self, view: View) -> Play:
+        return Play(discard=view.drawn)
+
+
 class IllegalPlay:
     """Draws legally, then discards a card it does not hold (an illegal answer, COM-6)."""
 
