@@ -304,7 +304,7 @@ class ProcessSeat:
                 return Answer(None, fault or "crash", (time.monotonic() - began) * 1000,
                               "the bot did not start again", dead=True)
         elif self.proc is None or self.proc.poll() is not None or self._overdue():
-            lost = self.proc is not None  # died, or silent past its grace: a crash
+            lost = self._lost()  # died, or stopped silent past its grace: a crash
             began = time.monotonic()
             fault = self._restart()
             waited = (time.monotonic() - began) * 1000
@@ -312,7 +312,7 @@ class ProcessSeat:
                 return Answer(None, fault or "crash", waited, "the bot did not start again",
                               dead=True)
             if lost:
-                return Answer(None, "crash", waited, "the bot had died; started again")
+                return Answer(None, "crash", waited, f"{lost}; started again")
         self.next_id += 1
         rid = self.next_id
         since = self.sent_history if view.round == self.sent_round else 0
@@ -349,6 +349,20 @@ class ProcessSeat:
             return Answer(None, "unreadable", elapsed,
                           f"its reply has no action text: {_said(orjson.dumps(reply))}")
         return Answer(action, None, elapsed)
+
+    def _lost(self) -> str:
+        """Why the bot's process is being started again: it died, or it was stopped (its
+        log then holds no traceback to look for); empty when it had not started."""
+        if self.proc is None:
+            return ""
+        status = self.proc.poll()
+        if status is not None:
+            return f"the bot had died (exit status {status})"
+        if self.stale is not None:
+            return (f"the bot was stopped: still silent {self.limits.grace_ms} ms past its "
+                    "clock (grace_ms), stuck in a decision")
+        return f"the bot was stopped: past its CPU time (cpu_s_per_game, " \
+            f"{self.limits.cpu_s_per_game} s)"
 
     def _overdue(self) -> bool:
         """A request still unanswered past its grace period, or the game's CPU spent."""

@@ -39,7 +39,7 @@ import arena.seats.sandbox
 from arena.cards import Card
 from arena.engine.game import Game
 from arena.records import GameRecord, parse_logged, read_games, replay
-from arena.referee import Clock, FaultPolicy, Referee, bot_seed, play_game
+from arena.referee import Clock, FaultEvent, FaultPolicy, Referee, bot_seed, play_game
 from arena.seats import confine
 from arena.seats.bot import BotSpec, GameInfo
 from arena.seats.make import Isolation, confinement, make_seat
@@ -539,11 +539,16 @@ def test_restart_for_silence_counts_as_a_crash(tmp_path: Path) -> None:
     report = tmp_path / "loop.jsonl"
     loop = adversary("InfiniteLoop", report=str(report))
     partner = adversary("Sleeper", seconds=0.15, plays=False)
+    events: list[FaultEvent] = []
     record = play_game(Indian13, [partner, loop], seed=2,
                        options={"players": 2, "draw_cap": 16},
                        clock=Clock(draw_ms=ROOMY_MS, play_ms=CLOCK.play_ms),
-                       isolation="process",
+                       isolation="process", on_fault=events.append,
                        limits=dataclasses.replace(LIMITS, grace_ms=100, cpu_s_per_game=300.0))
+    crashes = [e.detail for e in events if e.kind == "crash"]
+    assert crashes and all("the bot was stopped: still silent 100 ms past its clock "
+                           "(grace_ms), stuck in a decision; started again" in d
+                           for d in crashes), crashes  # it said "had died": no such thing
     processes = {n["start"] for n in notes(report) if "start" in n}
     assert faults(record, 0) == {}
     assert len(processes) > 1
