@@ -185,7 +185,7 @@ def _first_line_of(games: Path, ids: set[str]) -> tuple[int, str]:
 def _start_over(folder: Path) -> None:
     """--fresh: delete the earlier results; one that may not go (immutable, a folder of
     another user's) is bad input about that file."""
-    for name in ("games.jsonl", "arena.log", "config.yaml"):
+    for name in ("games.jsonl", "arena.log", "arena.log.1", "config.yaml", "report.html"):
         try:
             (folder / name).unlink(missing_ok=True)
         except OSError as exc:

@@ -261,10 +261,15 @@ def test_a_different_worker_count_resumes(tmp_path: Path) -> None:
 
 
 def test_fresh_starts_over_with_the_same_config(tmp_path: Path) -> None:
+    """Everything made of the earlier games goes with them: a report of the old games (or
+    the log's rotated half) left beside the new ones said the wrong thing."""
     config = make_config(tmp_path)
     run_tournament(config, progress=False)
     first = by_id(games_file(config))
+    for stale in ("report.html", "arena.log.1"):
+        (config.results_dir / stale).write_text("of the earlier games", "utf-8")
     assert run_tournament(config, fresh=True, progress=False) == 6
+    assert not any((config.results_dir / s).exists() for s in ("report.html", "arena.log.1"))
     assert_complete(config)
     assert by_id(games_file(config)) == first
 
