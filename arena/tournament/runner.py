@@ -37,7 +37,7 @@ from arena import safe_yaml
 from arena.errors import ArenaError, BadInput, shown
 from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
-from arena.tournament.config import Config
+from arena.tournament.config import SEED, Config
 from arena.tournament.logs import start_logging, stop_logging
 from arena.tournament.pool import PARENT_ONLY, deaf_to_ctrl_c, pool_results
 from arena.tournament.results import check_results_folder
@@ -242,10 +242,10 @@ def _store_identity(config: Config, stored: Path) -> None:
 def settle_seed(config: Config, previous: dict[str, Any] | None) -> Config:
     """A config without a seed resumes with the stored one, else draws a random 63-bit seed:
     a seed the bots could guess would let them rebuild every deal (docs/protocol.md)."""
-    if previous is not None:
-        kept = replace(config, seed=previous.get("identity", {}).get("seed"))
-        if kept.identity_hash() == previous.get("identity_hash"):
-            return kept
+    stored = (previous or {}).get("identity", {}).get("seed")
+    if SEED.admits(stored):
+        return replace(config, seed=stored)  # even when something else changed: the error
+        # then names what did, not the seed (a new one was drawn, and named as changed)
     return replace(config, seed=secrets.randbits(63))
 
 

@@ -254,6 +254,14 @@ def test_changed_config_is_refused_until_fresh(tmp_path: Path, change: dict[str,
     assert run_tournament(changed, progress=False) == 0
 
 
+def test_a_drawn_seed_is_not_named_changed_when_the_format_is(tmp_path: Path) -> None:
+    """Without seed: in the config, a run with another --games drew a new seed and said
+    "changed: format; seed": the organiser had changed no seed."""
+    run_tournament(make_config(tmp_path, seed=None), progress=False)
+    with pytest.raises(BadInput, match=r"\(changed: format\); run again with --fresh"):
+        run_tournament(make_config(tmp_path, "more.yaml", seed=None, games=4), progress=False)
+
+
 def test_a_different_worker_count_resumes(tmp_path: Path) -> None:
     config = make_config(tmp_path, workers=1)
     run_tournament(config, progress=False)
