@@ -113,9 +113,11 @@ def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
     from arena.ratings.leaderboard import faulty_bots
     for bot in faulty_bots(records):
         share = bot.faults / max(bot.decisions, 1)
-        typer.echo(f"arena: warning: bot {bot.bot!r} faulted on {min(share, 1):.0%} of its "
-                   f"decisions ({bot.faults} faults, mostly {bot.most_common}); see "
-                   f"{logs / (bot.bot + '.stderr.log')}", err=True)
+        lost = f"forfeited {bot.forfeits} of its {bot.games} games and " if bot.forfeits else ""
+        typer.echo(f"arena: warning: bot {bot.bot!r} {lost}faulted on {min(share, 1):.0%} of "
+                   f"its decisions ({bot.faults} faults, mostly {bot.most_common}); see "
+                   f"{logs / (bot.bot + '.stderr.log')} and {logs.parent / 'arena.log'}",
+                   err=True)
 
 
 def _warn_if_unconfined(cfg: Config) -> None:

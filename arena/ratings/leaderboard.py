@@ -215,6 +215,8 @@ class FaultyBot:
     faults: int
     decisions: int
     most_common: str
+    forfeits: int = 0  # games it forfeited (COM-6)
+    games: int = 0
 
 
 BROKEN_SHARE = 0.2  # a fifth of its decisions: a bot that fails every play (half of its
@@ -224,15 +226,20 @@ BROKEN_SHARE = 0.2  # a fifth of its decisions: a bot that fails every play (hal
 
 def faulty_bots(records: Sequence[GameRecord], *,
                 share: float = BROKEN_SHARE) -> list[FaultyBot]:
-    """Bots that faulted on ``share`` of their decisions or more, worst first."""
+    """Bots that faulted on ``share`` of their decisions or more, or forfeited a game (a
+    seat that forfeits is asked no more, so its share of faults stays low), worst first."""
     faults: dict[str, Counter[str]] = defaultdict(Counter)
     decisions: Counter[str] = Counter()
+    forfeits: Counter[str] = Counter()
+    games: Counter[str] = Counter()
     for record in records:
         for seat in record.seats:
             faults[seat.bot].update(seat.faults)
             decisions[seat.bot] += seat.decisions
+            forfeits[seat.bot] += seat.forfeit
+            games[seat.bot] += 1
     found = [FaultyBot(bot, faults[bot].total(), decisions[bot],
-                       faults[bot].most_common(1)[0][0])
-             for bot in decisions if faults[bot].total() >= share * max(decisions[bot], 1)
-             and faults[bot].total()]
+                       faults[bot].most_common(1)[0][0], forfeits[bot], games[bot])
+             for bot in decisions if faults[bot].total() and (
+                 faults[bot].total() >= share * max(decisions[bot], 1) or forfeits[bot])]
     return sorted(found, key=lambda f: (-f.faults / max(f.decisions, 1), f.bot))

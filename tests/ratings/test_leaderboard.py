@@ -459,3 +459,15 @@ def test_a_bot_that_fails_every_play_is_named_broken() -> None:
     game = msgspec.structs.replace(game, seats=(seat("plays", 20), seat("late", 3),
                                                 seat("fine", 0)))
     assert [(b.bot, b.faults, b.decisions) for b in faulty_bots([game])] == [("plays", 20, 40)]
+
+
+def test_a_bot_that_forfeits_is_named_whatever_its_share_of_faults() -> None:
+    """A forfeited seat is asked no more: 5 faults in a row of a long game stay under a
+    fifth of its decisions, and a bot forfeiting most of its games went unnamed."""
+    def seat(bot: str, faults: int, forfeit: bool) -> SeatRecord:
+        return SeatRecord(bot=bot, faults={**dict.fromkeys(FAULT_KINDS, 0), "crash": faults},
+                          decisions=40, time_mean_ms=1.0, time_p95_ms=2.0, time_max_ms=3.0,
+                          forfeit=forfeit)
+    game = msgspec.structs.replace(record(["quits", "fine"], [9, 0]),
+                                   seats=(seat("quits", 5, True), seat("fine", 0, False)))
+    assert [(b.bot, b.forfeits, b.games) for b in faulty_bots([game])] == [("quits", 1, 1)]
