@@ -82,18 +82,27 @@ def _identity(folder: Path) -> Mapping[str, Any]:
     except safe_yaml.BadYaml as exc:
         raise BadInput(f"{path}: not a readable config.yaml ({exc.problem[:120]})") from exc
     identity = stored.get("identity") if isinstance(stored, dict) else None
-    return identity if isinstance(identity, dict) else {}
+    if not isinstance(identity, dict):
+        return {}
+    commands = stored.get("commands")
+    if isinstance(commands, dict) and isinstance(identity.get("bots"), list):
+        identity = {**identity, "bots": [
+            {**b, "command": commands[b.get("name")]}
+            if isinstance(b, dict) and not b.get("target") and b.get("name") in commands else b
+            for b in identity["bots"]]}
+    return identity
 
 
 def _runs(bot: Mapping[str, Any]) -> str:
-    """What a bot of config.yaml runs: its module:Class target or its command line."""
+    """What a bot of config.yaml runs: its module:Class target or its command line (a
+    folder from before commands were kept: a command, not which)."""
     for key in ("target", "command"):
         value = bot.get(key)
         if isinstance(value, list):
             return " ".join(map(str, value))
         if value:
             return str(value)
-    return ""
+    return "a command (config.yaml does not keep it)"
 
 
 def _options(records: Sequence[GameRecord],

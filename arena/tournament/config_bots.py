@@ -9,6 +9,7 @@ import shutil
 import stat
 from collections.abc import Mapping
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -217,8 +218,10 @@ def command_line(command: Any, base: Path) -> tuple[str, ...]:
         raise BadInput(expected)
     if not command[0] or not _sane(command[0], MAX_PATH):
         raise BadInput(f"{expected}; got program {shown(command[0])}")
-    resolved = [command[0], *(str((base / a).resolve()) if _names_a_file(a, base) else a
-                              for a in command[1:])]
+    resolved = [command[0], *(str((base / a).resolve())
+                              if _names_a_file(a, base) and before != "-m" else a
+                              for before, a in pairwise(command))]
+    # after -m comes a module (python -m pkg.bot), not a file whatever its dots say
     if _is_file(base / command[0]) and not Path(command[0]).is_absolute():
         resolved[0] = str((base / command[0]).resolve())
     if shutil.which(resolved[0]) is None:

@@ -231,6 +231,9 @@ def _store_identity(config: Config, stored: Path) -> None:
                               "identity": config.identity()}
     if config.anchor is not None:  # how to rate, not which games: outside the hash
         record["rating"] = {"anchor": {config.anchor[0]: config.anchor[1]}}
+    commands = {b.name: list(b.command) for b in config.bots if b.command}
+    if commands:  # what a command bot runs, for the report: outside the hash, which has
+        record["commands"] = commands  # the bot's source (and older folders resume)
     partial = stored.with_name(stored.name + ".new")
     try:
         partial.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")

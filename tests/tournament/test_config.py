@@ -385,3 +385,12 @@ def test_faults_in_a_row_forfeit_after_5_unless_set(tmp_path: Path) -> None:
     message = load_error(tmp_path, edit("seed: 1", "seed: 1\nfaults:\n"
                                         "  forfeit_after_consecutive: 0"))
     assert ":14: faults.forfeit_after_consecutive: expected a number of faults from 1" in message
+
+
+def test_a_module_after_dash_m_is_no_file(tmp_path: Path) -> None:
+    """``python -m pkg.bot`` had its module made a path beside the config (its dots read
+    as a file's suffix), so the bot could not start; a script is still made absolute."""
+    from arena.tournament.config_bots import command_line
+    (tmp_path / "bot.py").write_text("", "utf-8")
+    assert command_line([sys.executable, "-m", "pkg.bot", "bot.py"], tmp_path) == (
+        sys.executable, "-m", "pkg.bot", str(tmp_path / "bot.py"))
