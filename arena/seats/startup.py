@@ -107,16 +107,33 @@ def first_error_line(text: str) -> str:
     'Error: Cannot find module'
     >>> first_error_line("b.py:1: DeprecationWarning: old\\n  import imp\\nno seed given\\n")
     'no seed given'
+    >>> first_error_line('Traceback (most recent call last):\\n  File "/s/bob.py", line 4\\n'
+    ...                  '    def draw(self)\\n                  ^\\nSyntaxError: expected ":"')
+    'SyntaxError: expected ":" (bob.py, line 4)'
     """
     lines = _without_warnings([_printable(line) for line in text.splitlines()])
     if TRACEBACK in lines:  # the first block: the root cause, where exceptions are chained
         after = lines[lines.index(TRACEBACK) + 1:]
         line = next((x for x in after if not x.startswith(" ")), "")
+        line += _where_syntax_fails(line, after)
     else:
         line = next((x for x in lines if "error" in x.lower()), lines[0] if lines else "")
     for prefix in OWN_PREFIXES:
         line = line.removeprefix(prefix)
     return line.strip()[:300]
+
+
+SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
+
+
+def _where_syntax_fails(line: str, block: list[str]) -> str:
+    """The file and line of a syntax error (its last frame: the bot's file, never the
+    arena's), which its message does not say."""
+    if not line.startswith(SYNTAX_ERRORS):
+        return ""
+    frames = [m for x in block[:block.index(line)] if (m := FRAME.match(x))]
+    return f" ({Path(frames[-1]['file']).name}, line {frames[-1]['line']})" if frames else ""
 
 
 def _without_warnings(lines: list[str]) -> list[str]:

@@ -180,7 +180,7 @@ BROKEN = {
 }
 CASES = [  # (the bot's config entry, what its one line must say)
     ("module: imports.py:Bot", "ModuleNotFoundError: No module named 'no_such_package_zz'"),
-    ("module: syntax.py:Bot", "SyntaxError: expected ':'"),
+    ("module: syntax.py:Bot", "SyntaxError: expected ':' (syntax.py, line 2)"),
     ("module: nodraw.py:Bot", "class 'Bot' has no draw(view) method"),
     ("module: bots.greedy:Nope", "'bots.greedy' has no class 'Nope'"),
     ("module: boom.py:Bot", "RuntimeError: boom at start"),
