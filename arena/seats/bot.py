@@ -335,8 +335,14 @@ def _import_file(path: str) -> Any:
     if name in sys.modules:
         return sys.modules[name]
     folder = own_folder(file)  # its helper modules beside it import, after the installed ones
+    clash = None if folder is None else _taken_module(file, folder)
+    if clash is not None:
+        raise ImportError(f"{clash}: bots run in one process share their modules' names; "
+                          "use isolation: process, or rename one")
     if folder is not None and str(folder) not in sys.path:
         sys.path.append(str(folder))
+    if folder is not None:
+        _BOT_FOLDERS.add(os.path.realpath(folder))
     spec = importlib.util.spec_from_file_location(name, file)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")
@@ -344,6 +350,38 @@ def _import_file(path: str) -> Any:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+_BOT_FOLDERS: set[str] = set()  # the bot folders put on this process's import path
+
+
+def _taken_module(file: Path, folder: Path) -> str | None:
+    """A module of the bot's own folder whose name another bot's folder already gave this
+    process: importing it would give this bot the other's module, silently."""
+    try:
+        tree = ast.parse(file.read_bytes())
+    except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):
+        return None  # its import says what is wrong
+    tops = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    tops |= {n.module for n in ast.walk(tree)
+             if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
+    for top in sorted({name.partition(".")[0] for name in tops}):
+        there = getattr(sys.modules.get(top), "__file__", None)
+        if there is None or not any(os.path.realpath(there).startswith(f + os.sep)
+                                    for f in _BOT_FOLDERS):
+            continue  # not from a bot's folder (an installed module wins in every mode)
+        with contextlib.suppress(ImportError, ValueError):
+            spec = PathFinder.find_spec(top, [str(folder)])
+            if spec is not None and spec.origin and \
+                    os.path.realpath(spec.origin) != os.path.realpath(there):
+                return f"its module {top!r} ({_tail(spec.origin)}) is another bot's " \
+                    f"({_tail(there)}) by name"
+    return None
+
+
+def _tail(path: str) -> str:
+    """A file by its folder and name: enough to tell two bots' apart in one short line."""
+    return str(Path(*Path(path).parts[-2:]))
 
 
 def call_hook(bot: object, hook: str, arg: GameInfo | RoundSummary | tuple[int, ...]) -> None:

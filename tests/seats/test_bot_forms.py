@@ -304,3 +304,22 @@ def test_arena_sprt_plays_every_form(contest: Path, candidate: str, baseline: st
     assert done.returncode in (0, 1, 3), done.stderr  # decided or not: it played
     faults = faults_of(contest / "results" / "forms-sprt")
     assert set(faults) == {candidate, baseline} and faults == dict.fromkeys(faults, 0), faults
+
+
+def test_two_bots_own_modules_of_one_name_are_refused_in_one_process(tmp_path: Path) -> None:
+    """In process the second bot's `from helper import choose` got the first bot's helper
+    (one module a name per process), and played as the first bot, silently."""
+    for student, letter in (("olivia", "O"), ("quinn", "Q")):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / "helper.py").write_text(f"MARK = {letter!r}\n")
+        (tmp_path / student / "bot.py").write_text(
+            "from helper import MARK\nfrom bots.random_bot import RandomBot\n\n\n"
+            "class Bot(RandomBot):\n    pass\n")
+    bots = ("olivia/bot.py:Bot", "quinn/bot.py:Bot")
+    done = arena("play", "indian13", *bots, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "its module 'helper' (quinn/helper.py) is another bot's (olivia/helper.py) by " \
+        "name: bots run in one process share their modules' names; use isolation: process, " \
+        "or rename one" in done.stderr
+    assert arena("play", "indian13", *bots, "--isolation", "process",
+                 cwd=tmp_path).returncode == 0
