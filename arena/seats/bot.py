@@ -357,7 +357,10 @@ _BOT_FOLDERS: set[str] = set()  # the bot folders put on this process's import p
 
 def _taken_module(file: Path, folder: Path) -> str | None:
     """A module of the bot's own folder whose name another bot's folder already gave this
-    process: importing it would give this bot the other's module, silently."""
+    process: importing it would give this bot the other's module, silently. Read only where
+    another bot's folder is on the path (in process): a game's child has one bot."""
+    if not _BOT_FOLDERS - {os.path.realpath(folder)}:
+        return None
     try:
         tree = ast.parse(file.read_bytes())
     except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):
