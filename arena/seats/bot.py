@@ -73,8 +73,7 @@ class BotSpec:
         """A fresh instance for one game (Python bots only)."""
         if self.command is not None:
             raise BadInput(f"bot {self.name!r} is a command; it runs in its own process")
-        instance: Bot = load_class(self.target)(**self.params)
-        return instance
+        return new_bot(load_class(self.target), self.params)
 
     def env(self) -> dict[str, str]:
         """Environment additions for the bot's process: the installed ``arena`` (and the
@@ -309,7 +308,10 @@ def load_class(target: str) -> Callable[..., Bot]:
                        f"({type(exc).__name__}: {exc})") from exc
     cls = getattr(module, attr, None)
     if cls is None or not callable(cls):
-        raise BadInput(f"bad bot {target!r}: {where!r} has no class {attr!r}")
+        found = [n for n, v in vars(module).items() if isinstance(v, type)
+                 and v.__module__ == module.__name__ and callable(getattr(v, "draw", None))]
+        also = f"; its bot classes: {', '.join(found)}" if found else ""
+        raise BadInput(f"bad bot {target!r}: {where!r} has no class {attr!r}{also}")
     for method in ("draw", "play"):
         if not callable(getattr(cls, method, None)):
             raise BadInput(f"bad bot {target!r}: class {attr!r} has no {method}(view) method")
@@ -385,6 +387,18 @@ def _taken_module(file: Path, folder: Path) -> str | None:
 def _tail(path: str) -> str:
     """A file by its folder and name: enough to tell two bots' apart in one short line."""
     return str(Path(*Path(path).parts[-2:]))
+
+
+def new_bot(cls: Callable[..., Bot], params: Mapping[str, Any]) -> Bot:
+    """An instance of a bot's class, made with its config's ``params``; a constructor that
+    wants other arguments is told where they come from."""
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        if "__init__()" not in str(exc):
+            raise
+        raise TypeError(f"{exc} (a bot's arguments are its config entry's params:, "
+                        f"here {dict(params)})") from None  # one error, not two
 
 
 def call_hook(bot: object, hook: str, arg: GameInfo | RoundSummary | tuple[int, ...]) -> None:

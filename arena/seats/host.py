@@ -24,7 +24,15 @@ import orjson
 
 from arena.actions import Draw, Play
 from arena.errors import BadInput
-from arena.seats.bot import RESERVED, Bot, call_hook, find_module, load_class, module_file
+from arena.seats.bot import (
+    RESERVED,
+    Bot,
+    call_hook,
+    find_module,
+    load_class,
+    module_file,
+    new_bot,
+)
 from arena.seats.protocol import (
     HOST_ENDED,
     ViewDecoder,
@@ -208,7 +216,7 @@ def _child_game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader:
 def play(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
          stdout: BinaryIO) -> int:
     """One game, in the child: from ``start_game`` to ``end_game`` (or quit)."""
-    bot: Bot = cls(**params)
+    bot = new_bot(cls, params)
     views = ViewDecoder()
     call_hook(bot, "start_game", info_of(hello))
     _send(stdout, {"type": "ready"})

@@ -182,11 +182,12 @@ CASES = [  # (the bot's config entry, what its one line must say)
     ("module: imports.py:Bot", "ModuleNotFoundError: No module named 'no_such_package_zz'"),
     ("module: syntax.py:Bot", "SyntaxError: expected ':' (syntax.py, line 2)"),
     ("module: nodraw.py:Bot", "class 'Bot' has no draw(view) method"),
-    ("module: bots.greedy:Nope", "'bots.greedy' has no class 'Nope'"),
+    ("module: bots.greedy:Nope", "'bots.greedy' has no class 'Nope'; its bot classes: GreedyBot"),
     ("module: boom.py:Bot", "RuntimeError: boom at start"),
     ("module: exits.py:Bot", "SystemExit: 3"),  # in process it ended validate at once
     ("module: bots.random_bot:RandomBot\n    params: {depth: 2}",
-     "TypeError: RandomBot.__init__() got an unexpected keyword argument 'depth'"),
+     "TypeError: RandomBot.__init__() got an unexpected keyword argument 'depth' (a bot's "
+     "arguments are its config entry's params:, here {'depth': 2})"),
     ("command: [python3, warns.py]", "cannot start: no seed given"),  # not its warning
     ("command: [python3, missing_bot.py]", "can't open file"),
 ]
