@@ -56,8 +56,11 @@ def _bots(raw: Any, where: _Where, base: Path) -> tuple[BotSpec, ...]:
     specs: list[BotSpec] = []
     for i, entry in enumerate(raw):
         spec = _bot(entry, ("bots", i), where, base)
-        if spec.name in {s.name for s in specs}:
-            raise where.error(("bots", i, "name"), f"duplicate bot name {spec.name!r}")
+        first = next((j for j, s in enumerate(specs) if s.name == spec.name), None)
+        if first is not None:
+            line = where.lines.get(("bots", first, "name"), where.lines.get(("bots", first)))
+            raise where.error(("bots", i, "name"), f"duplicate bot name {spec.name!r} (bots"
+                              f"[{first}] has it{f', line {line}' if line else ''})")
         specs.append(spec)
     return tuple(specs)
 

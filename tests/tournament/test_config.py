@@ -121,7 +121,7 @@ CASES = [
     ("bot-without-name", edit("  - name: random\n", "  - nom: random\n"),
      ":8: bots[1].nom: unknown key"),
     ("duplicate-bot-name", edit("name: random", "name: greedy"),
-     ":8: bots[1].name: duplicate bot name 'greedy'"),
+     ":8: bots[1].name: duplicate bot name 'greedy' (bots[0] has it, line 6)"),
     ("bot-not-mapping", edit("  - name: random\n    module: bots.random_bot:RandomBot\n",
                              "  - random\n"), ":8: bots[1]: expected a mapping"),
     ("bots-empty", edit("  - name: greedy\n    module: bots.greedy:GreedyBot\n"
