@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -79,6 +81,7 @@ def play(
         raise BadInput(f"{len(people)} human seats: a terminal seats one person")
     specs = {i: bot_spec(b, i) for i, b in enumerate(named) if i not in people}
     specs |= {len(named) + i: command_spec(c, len(named) + i) for i, c in enumerate(commands)}
+    specs = told_apart(specs)
     how = cast(Isolation, isolation)
     check_bots_start(list(specs.values()), variant=game_cls, options=resolve_options(
         game_cls.name, game_cls.OPTIONS, options), isolation=how)
@@ -132,6 +135,26 @@ def _with_a_person(game_cls: type[Game], specs: dict[int, BotSpec], person: int,
     finally:
         for seat in seats:
             seat.close()
+
+
+def told_apart(specs: dict[int, BotSpec]) -> dict[int, BotSpec]:
+    """Different bots of one class name (two students' ``Bot``) named by their files, so
+    that the result table tells them apart; one bot in two seats keeps its name."""
+    runs: dict[str, set[object]] = {}
+    for spec in specs.values():
+        runs.setdefault(spec.name, set()).add(spec.command or spec.target)
+    return {seat: dataclasses.replace(spec, name=_by_file(spec))
+            if len(runs[spec.name]) > 1 else spec for seat, spec in specs.items()}
+
+
+def _by_file(spec: BotSpec) -> str:
+    """``olivia/bot.py:Bot`` as ``olivia-bot``: a bot's name is also its log's file name."""
+    where = spec.command[-1] if spec.command else spec.target.rpartition(":")[0]
+    path = Path(where)
+    with contextlib.suppress(ValueError):
+        path = path.resolve().relative_to(Path.cwd())
+    words = [*path.with_suffix("").parts] if where.endswith((".py", ".js", ".sh")) else [where]
+    return "-".join(w for w in words if w not in ("/", "..")) or spec.name
 
 
 def turn_log(record: GameRecord, faults: Sequence[FaultEvent] = ()) -> list[str]:

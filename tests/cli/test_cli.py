@@ -359,3 +359,17 @@ def test_variants_rule_prints_one_entry_of_the_rule_book() -> None:
                                             ("IND17", "expected a rule ID")])
 def test_variants_rule_refuses_an_unknown_id(rule: str, says: str) -> None:
     assert says in refused("variants", "--rule", rule)
+
+
+def test_play_tells_apart_two_bots_of_one_class_name(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two students' files each hold a class Bot: both seats read "Bot" in the table."""
+    for student in ("olivia", "quinn"):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / "bot.py").write_text(
+            "from bots.random_bot import RandomBot\n\n\nclass Bot(RandomBot):\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    rows = ok("play", "indian13", "olivia/bot.py:Bot", "quinn/bot.py:Bot").splitlines()[3:]
+    assert [row.split()[1] for row in rows] == ["olivia-bot", "quinn-bot"]
+    rows = ok("play", "indian13", "greedy", "greedy").splitlines()[3:]
+    assert [row.split()[1] for row in rows] == ["greedy", "greedy"]  # one bot, twice
