@@ -9,6 +9,7 @@ seat should hold, so a scenario reads as the table it sets up.
 from __future__ import annotations
 
 import functools
+import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -231,3 +232,62 @@ def pids_capped_by_cgroup() -> bool:
 def memory_capped_by_cgroup() -> bool:
     """Whether a seat's processes share one memory cap (a memory cgroup) here."""
     return "memory" in machine_caps()
+
+
+# ---------------------------------------------------------------- processes, from /proc
+
+
+def _parents() -> dict[int, list[int]]:
+    """Every process's children, from /proc/*/stat, which anyone may read (a hardened
+    process's other /proc files are root's)."""
+    found: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            found.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    return found
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    return _parents().get(pid, [])
+
+
+def descendants(root: int) -> set[int]:
+    """Every process below ``root`` (bots run in sessions of their own, but stay children)."""
+    below = _parents()
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        for child in below.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def cmdline(pid: int) -> bytes:
+    """A process's command line; empty once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def alive(pid: int) -> bool:
+    """Whether the process is there and not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def cpu_ticks(pid: int) -> int:
+    """A process's user CPU time, in clock ticks; 0 once it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11])
+    except (OSError, IndexError, ValueError):
+        return 0

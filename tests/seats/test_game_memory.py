@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import reporting_bot_config
+from conftest import alive, children, reporting_bot_config
 
 from arena.records import read_games
 from arena.tournament.config import load_config
@@ -72,32 +72,11 @@ def test_a_game_child_busy_when_its_host_is_killed_dies_with_it(tmp_path: Path) 
                      + b"\n")
     host.stdin.flush()
     deadline = time.monotonic() + 60
-    while not (children := _children(host.pid)):
+    while not (kids := children(host.pid)):
         assert host.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
     host.kill()
     host.wait()
-    while any(Path(f"/proc/{c}").exists() and _state(c) != "Z" for c in children):
-        assert time.monotonic() < deadline, f"the game child {children} plays on"
+    while any(alive(c) for c in kids):
+        assert time.monotonic() < deadline, f"the game child {kids} plays on"
         time.sleep(0.05)
-
-
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``, from /proc/*/stat, which anyone may read (a
-    hardened host's own /proc files are root's)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            found += [int(entry.name)] if parent == pid else []
-    return found
-
-
-def _state(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return "Z"

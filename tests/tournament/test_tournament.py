@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import alive, children, cmdline, cpu_ticks, descendants
 
 from arena.errors import BadInput
 from arena.records import SCHEMA, read_games
@@ -375,41 +376,6 @@ def whole_lines(path: Path) -> list[str]:
         data.splitlines(keepends=True)[:-1]
 
 
-def descendants(root: int) -> set[int]:
-    """Every process below ``root`` (bots run in sessions of their own, but stay children)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
-    found: set[int] = set()
-    todo = [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def cmdline(pid: int) -> bytes:
-    """A process's command line; empty once it is gone."""
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def wait_until_gone(pids: set[int], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -613,14 +579,6 @@ def test_a_bot_busy_in_a_loop_is_stopped_with_the_run(tmp_path: Path) -> None:
     wait_until_gone(below, timeout=30)
 
 
-def cpu_ticks(pid: int) -> int:
-    """A process's user CPU time, in clock ticks; 0 once it is gone."""
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11])
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
 def test_a_run_under_nohup_plays_on_through_sighup(tmp_path: Path) -> None:
     config, proc = start_run(tmp_path, name="nohup", games=4, workers=2, command=NOHUP_ARENA,
                              lines=1)
@@ -669,9 +627,9 @@ def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
 
 
 def pool_workers(arena: int) -> list[int]:
-    """The arena's pool workers: its children (in-process bots start no others)."""
-    return [p for p in descendants(arena)
-            if b"resource_tracker" not in cmdline(p)]
+    """The arena's pool workers: its own children (below them, with isolated bots, come
+    and go the bots' processes, one of which a kill could miss as it ended)."""
+    return [p for p in children(arena) if b"resource_tracker" not in cmdline(p)]
 
 
 def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
