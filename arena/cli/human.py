@@ -152,20 +152,14 @@ class HumanSeat:
 
     def _refusal(self, view: View, text: str) -> str | None:
         """Why ``text`` is not an answer now (the rule it breaks), or None."""
-        if view.decision == "draw" and not isinstance(_parsed(text), Draw):
-            return f"{text!r} is not a draw: expected {' or '.join(view.legal_draws)}"
+        not_a_draw = f"{text!r} is not a draw: expected {' or '.join(view.legal_draws)}"
         try:
             action = parse_action(text)
         except (ArenaError, ValueError) as exc:
-            return str(exc)
+            return not_a_draw if view.decision == "draw" else str(exc)
+        if view.decision == "draw" and not isinstance(action, Draw):
+            return not_a_draw
         return self.check(action)
-
-
-def _parsed(text: str) -> Action | None:
-    try:
-        return parse_action(text)
-    except (ArenaError, ValueError):
-        return None
 
 
 def hint(view: View) -> str:

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -64,14 +64,18 @@ def run(
     try:
         played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
     except KeyboardInterrupt as exc:
-        reason, code = stop_reason(exc)
-        typer.echo(f"arena: {reason}"
-                   f"{_what_is_kept(cfg.results_dir / 'games.jsonl', fresh=fresh)}", err=True)
-        raise typer.Exit(code) from None
+        _stopped(exc, _what_is_kept(cfg.results_dir / "games.jsonl", fresh=fresh))
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
     typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+def _stopped(exc: KeyboardInterrupt, kept: str) -> NoReturn:
+    """End a stopped command in one line that says what it kept, with the stop's code."""
+    reason, code = stop_reason(exc)
+    typer.echo(f"arena: {reason}{kept}", err=True)
+    raise typer.Exit(code) from None
 
 
 def _what_is_kept(games: Path, *, fresh: bool = False) -> str:
@@ -222,10 +226,7 @@ def sprt(
                            candidate=candidate, baseline=baseline, filler=filler,
                            max_games=max_games, report=typer.echo, fresh=fresh)
     except KeyboardInterrupt as exc:
-        reason, code = stop_reason(exc)
         games = sprt_folder(cfg) / "games.jsonl"
-        kept = (f": the games played are kept in {games} (a new test needs --fresh)"
-                if games.is_file() and games.stat().st_size else "")
-        typer.echo(f"arena: {reason}{kept}", err=True)
-        raise typer.Exit(code) from None
+        _stopped(exc, f": the games played are kept in {games} (a new test needs --fresh)"
+                 if games.is_file() and games.stat().st_size else "")
     raise typer.Exit(verdict.exit_code)

@@ -53,8 +53,7 @@ def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
     if fmt == "html":
         return html_page(rows, footing, wide=wide)
     rows = [replace(r, bot=_name(r.bot, fmt)) for r in rows]
-    anchor = footing.anchor if footing is not None else None
-    anchor = anchor if anchor is None else _name(anchor, fmt)
+    anchor = None if footing is None or footing.anchor is None else _name(footing.anchor, fmt)
     if wide:
         text = tabulate(_wide(rows, anchor), TABLE_HEADERS, tablefmt=_TABULATE[fmt])
     else:

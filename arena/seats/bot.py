@@ -367,10 +367,7 @@ def _taken_module(file: Path, folder: Path) -> str | None:
         tree = ast.parse(file.read_bytes())
     except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):
         return None  # its import says what is wrong
-    tops = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    tops |= {n.module for n in ast.walk(tree)
-             if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
-    for top in sorted({name.partition(".")[0] for name in tops}):
+    for top in sorted({name.partition(".")[0] for name in imported_names(tree)}):
         there = getattr(sys.modules.get(top), "__file__", None)
         if there is None or not any(os.path.realpath(there).startswith(f + os.sep)
                                     for f in _BOT_FOLDERS):
@@ -382,6 +379,15 @@ def _taken_module(file: Path, folder: Path) -> str | None:
                 return f"its module {top!r} ({_tail(spec.origin)}) is another bot's " \
                     f"({_tail(there)}) by name"
     return None
+
+
+def imported_names(tree: ast.AST) -> list[str]:
+    """The absolute modules a source imports (``import a.b``, ``from c import d``), in
+    order, once each: read from its syntax, nothing run."""
+    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    names += [n.module for n in ast.walk(tree)
+              if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module]
+    return list(dict.fromkeys(names))
 
 
 def _tail(path: str) -> str:

@@ -29,6 +29,7 @@ from arena.seats.bot import (
     Bot,
     call_hook,
     find_module,
+    imported_names,
     load_class,
     module_file,
     new_bot,
@@ -134,10 +135,7 @@ def _bot_imports(where: str) -> tuple[Path | None, list[str], list[str]]:
     except (BadInput, OSError, SyntaxError, ValueError, MemoryError, RecursionError):
         return None, [], []  # the game's child meets the error when it imports the bot
     own = [str(source.resolve().parent), *BOT_PATHS]
-    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
-    names += [n.module for n in ast.walk(tree)
-              if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module]
-    return source, list(dict.fromkeys(names)), own
+    return source, imported_names(tree), own
 
 
 def _own_modules(names: list[str], own: list[str]) -> list[Path]:

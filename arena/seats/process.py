@@ -179,9 +179,8 @@ class ProcessSeat:
         looked = False  # past the deadline: one look at what is already in the pipe
         while self._skip_overlong() or b"\n" not in self.buffer:
             if len(self.buffer) > self.limits.line_bytes:
-                self.unread = f"a line past {self.limits.line_bytes} bytes"
                 self.buffer, self.overlong = b"", True  # the rest of that line is dropped
-                return "unreadable"
+                return self._unreadable(f"a line past {self.limits.line_bytes} bytes")
             left = max(0.0, deadline - time.monotonic())
             if looked or not select.select([fd], [], [], left)[0]:  # never there at once
                 return "timeout"  # output without end holds no one past its deadline
@@ -195,8 +194,7 @@ class ProcessSeat:
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > self.limits.line_bytes:
-            self.unread = f"a line past {self.limits.line_bytes} bytes"
-            return "unreadable"
+            return self._unreadable(f"a line past {self.limits.line_bytes} bytes")
         return line
 
     def _skip_overlong(self) -> bool:
@@ -219,11 +217,9 @@ class ProcessSeat:
             try:
                 msg = orjson.loads(line)
             except (ValueError, RecursionError):  # any bytes, any nesting: a fault, no more
-                self.unread = f"it wrote {_said(line)}, not a JSON object"
-                return "unreadable"
+                msg = None
             if not isinstance(msg, dict):
-                self.unread = f"it wrote {_said(line)}, not a JSON object"
-                return "unreadable"
+                return self._unreadable(f"it wrote {_said(line)}, not a JSON object")
             if msg.get("type") == HOST_ENDED:  # the game child exited
                 if request_id is not None:
                     return "crash"  # mid-game, whatever status it gave: its game is gone
@@ -235,8 +231,12 @@ class ProcessSeat:
             if request_id is None:
                 return msg if msg.get("type") == "ready" else "unreadable"
             return msg
-        self.unread = f"more than {STALE_LINES} late replies in a row"
-        return "unreadable"  # more stale lines than any honest bot has owed
+        return self._unreadable(f"more than {STALE_LINES} late replies in a row")
+
+    def _unreadable(self, why: str) -> str:
+        """The fault kind of a line that is no reply, noting why for the log."""
+        self.unread = why
+        return "unreadable"
 
     def _late(self, reply_id: object) -> bool:
         """Whether ``reply_id`` is that of a request given up on (then no longer owed)."""
