@@ -15,14 +15,16 @@ from typing import Any
 from arena.cards import Card, parse_cards
 from arena.engine.game import HandReport
 from arena.engine.options import resolve_options
+from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
 from arena.ratings.terms import Anchor
-from arena.records import GameRecord, read_games, replay
+from arena.records import GameRecord, replay
+from arena.records import read_games as _read_games
 from arena.referee import play_game
 from arena.seats.bot import BotSpec, named_bot
 from arena.seats.make import Isolation
 from arena.seats.startup import check_bots_start
-from arena.tournament.config import Config, config_from, load_config
+from arena.tournament.config import SEED, Config, config_from, load_config
 from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import OnGame, run_tournament
 from arena.variants import find_variant
@@ -51,6 +53,14 @@ def leaderboard(source: Config | str | Path | Sequence[GameRecord], *,
     return standings(records, anchor=anchor, teams=teams_of(records))
 
 
+def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
+    """The records of a ``games.jsonl`` (see :func:`arena.records.read_games`); a path with
+    nothing there is BadInput, as ``arena leaderboard`` says, not an empty list."""
+    if not Path(path).exists():
+        raise BadInput(f"{path}: no such games file")
+    return _read_games(path, actions=actions)
+
+
 def _records_of(source: Config | str | Path | Sequence[GameRecord]
                 ) -> tuple[Sequence[GameRecord], Path | None]:
     if isinstance(source, Config):
@@ -58,21 +68,57 @@ def _records_of(source: Config | str | Path | Sequence[GameRecord]
     if isinstance(source, str | Path):
         path = Path(source)
         games = path / "games.jsonl" if path.is_dir() else path
-        return read_games(games, actions=False), games.parent
+        if not games.exists():
+            raise BadInput(f"{path}: no games.jsonl here")
+        return _read_games(games, actions=False), games.parent
+    if len({r.variant for r in source}) > 1:
+        raise BadInput("records of more than one variant version: "
+                       f"{', '.join(sorted({r.variant for r in source}))}; rate each apart")
     return source, None
 
 
 def play(variant: str, bots: Sequence[str | BotSpec], *, seed: int = 1,
          options: Mapping[str, Any] | None = None,
-         isolation: Isolation = "inprocess") -> GameRecord:
+         isolation: Isolation = "inprocess", game_id: str = "game") -> GameRecord:
     """One game between bots named in any form (``greedy``, ``mybot.py``,
-    ``pkg.mod:Class``) or given as :class:`BotSpec`; each bot is started once first."""
+    ``pkg.mod:Class``) or given as :class:`BotSpec`; each bot is started once first.
+    Games kept in one file need ids of their own (``game_id``): a reader counts an id once."""
+    _check_play_arguments(variant, bots, seed, options, isolation, game_id)
     game = find_variant(variant)
-    specs = [b if isinstance(b, BotSpec) else named_bot(b, Path.cwd()) for b in bots]
+    specs = [b if isinstance(b, BotSpec) else _named(b) for b in bots]
     chosen = {"players": len(specs), **(options or {})}
     check_bots_start(specs, variant=game, isolation=isolation,
                      options=resolve_options(game.name, game.OPTIONS, chosen))
-    return play_game(game, specs, seed=seed, options=chosen, isolation=isolation)
+    return play_game(game, specs, seed=seed, options=chosen, isolation=isolation,
+                     game_id=game_id)
+
+
+def _check_play_arguments(variant: object, bots: object, seed: object, options: object,
+                          isolation: object, game_id: object) -> None:
+    """BadInput naming the argument a caller got wrong, before any of it is used: a
+    string seed would play another game and write a record no reader takes back."""
+    if not isinstance(variant, str):
+        raise BadInput(f"variant: expected a variant name, got {shown(variant)}")
+    if isinstance(bots, str) or not isinstance(bots, Sequence) or not all(
+            isinstance(b, str | BotSpec) for b in bots):
+        raise BadInput(f"bots: expected a list of bot names or BotSpecs, got {shown(bots)}")
+    if not SEED.admits(seed):
+        raise BadInput(f"seed: {SEED.expected(seed)}")
+    if options is not None and not isinstance(options, Mapping):
+        raise BadInput(f"options: expected a mapping of option names to values, "
+                       f"got {shown(options)}")
+    if isolation not in ("process", "inprocess"):
+        raise BadInput(f"isolation: expected one of process, inprocess, got {shown(isolation)}")
+    if not isinstance(game_id, str) or not game_id.strip() or not game_id.isprintable():
+        raise BadInput(f"game_id: expected a non-empty printable text, got {shown(game_id)}")
+
+
+def _named(text: str) -> BotSpec:
+    """A bot named in the current folder; BadInput quoting the name when it is no bot."""
+    try:
+        return named_bot(text, Path.cwd())
+    except BadInput as exc:
+        raise BadInput(f"bots: {exc}, got {shown(text)}") from exc
 
 
 def check_hand(variant: str, cards: Sequence[str | Card], *, wild: str | Card | None = None,

@@ -78,10 +78,12 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         return json.dumps(raw, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, line: str | bytes, *, actions: bool = True) -> GameRecord:
+    def from_json(cls, line: str | bytes, *, actions: bool = True,
+                  shared: dict[bytes, Mapping[str, Any]] | None = None) -> GameRecord:
         """Read one line of ``games.jsonl`` back (NaN, infinities and non-integer points
         are refused: a leaderboard must not count them silently). Without ``actions`` the
-        record keeps none (it rates, it does not replay), for a fraction of the memory."""
+        record keeps none (it rates, it does not replay), for a fraction of the memory;
+        records read with the same ``shared`` hold one mapping for equal options or faults."""
         try:
             stored: Any = _DECODER.decode(line)
             played = expand_actions(stored.actions) if actions else ()
@@ -91,8 +93,10 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         fields = {name: getattr(stored, name) for name in stored.__struct_fields__}
         if actions:
             return cls(**{**fields, "actions": played})
-        seats = tuple(msgspec.structs.replace(s, faults=_shared(s.faults)) for s in stored.seats)
-        return cls(**{**fields, "actions": (), "options": _shared(stored.options),
+        pool: dict[bytes, Mapping[str, Any]] = {} if shared is None else shared
+        seats = tuple(msgspec.structs.replace(s, faults=_shared(pool, s.faults))
+                      for s in stored.seats)
+        return cls(**{**fields, "actions": (), "options": _shared(pool, stored.options),
                       "seats": seats})
 
     @classmethod
@@ -118,18 +122,16 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
                             for n in raw.get("fault_log", [])))
 
 
-_SHARED: dict[bytes, Mapping[str, Any]] = {}
-
-
-def _shared(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    """One mapping for all records that hold the same options or fault counts (a file of
-    100,000 games holds a handful of each): a leaderboard's memory follows the games'
-    count, not their size.
-    Records are read-only; nothing writes to these dicts."""
+def _shared(pool: dict[bytes, Mapping[str, Any]],
+            value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """One mapping for all records of one reading that hold the same options or fault
+    counts (a file of 100,000 games holds a handful of each): a leaderboard's memory follows
+    the games' count, not their size. The pool lives for one reading, so a caller that
+    edits a record's dict changes no record of any other reading."""
     key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    if len(_SHARED) > 4096:
-        _SHARED.clear()
-    return _SHARED.setdefault(key, value)
+    if len(pool) > 4096:
+        pool.clear()
+    return pool.setdefault(key, value)
 
 
 def _no_constant(name: str) -> None:
@@ -391,6 +393,7 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     if not path.exists():
         return []
     records: dict[str, GameRecord] = {}
+    shared: dict[bytes, Mapping[str, Any]] = {}
     dropped = 0
     variant = ""
     try:
@@ -398,7 +401,7 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
             for number, line in enumerate(f, 1):
                 if not line.endswith("\n"):
                     break  # torn write: the game is played again on resume
-                record = _record(path, number, line, actions)
+                record = _record(path, number, line, actions, shared)
                 if record.variant != variant:  # the first record, or one of another variant
                     variant = _variant(path, number, record.variant, variant)
                 dropped += record.id in records
@@ -432,9 +435,10 @@ def _variant(path: Path, number: int, variant: str, before: str) -> str:
     return variant
 
 
-def _record(path: Path, number: int, line: str, actions: bool = True) -> GameRecord:
+def _record(path: Path, number: int, line: str, actions: bool = True,
+            shared: dict[bytes, Mapping[str, Any]] | None = None) -> GameRecord:
     try:
-        return GameRecord.from_json(line, actions=actions)
+        return GameRecord.from_json(line, actions=actions, shared=shared)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise BadInput(f"{path}:{number}: not a game record of schema {_SCHEMA_WORDS} "
                        f"({type(exc).__name__}: {str(exc)[:200]})") from exc

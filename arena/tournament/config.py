@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from arena import safe_yaml
@@ -185,7 +185,19 @@ def config_from(raw: Mapping[str, Any], *, base: str | Path = ".",
     if not isinstance(raw, Mapping):
         raise BadInput("config: expected a mapping of keys such as name, variant, bots")
     where = _Where(Path(base) / "<config>", None)
-    return _validate(dict(raw), where, dict(overrides or {}), base=Path(base))
+    return _validate(_paths_as_text(dict(raw)), where, dict(overrides or {}), base=Path(base))
+
+
+def _paths_as_text(value: Any) -> Any:
+    """The mapping with every ``Path`` in it as text, the form a YAML file gives: code
+    that builds a config passes ``output`` and bot files as either."""
+    if isinstance(value, PurePath):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _paths_as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_paths_as_text(v) for v in value]
+    return value
 
 
 
