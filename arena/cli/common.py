@@ -3,7 +3,9 @@ common, bots and cards named on the command line."""
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from pathlib import Path
@@ -21,6 +23,7 @@ from arena.tournament.config_bots import check_bot_file, command_bot
 
 P = ParamSpec("P")
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT)
+READER_GONE = 141  # output to a pipe whose reader left (`| head`): 128 + SIGPIPE
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # kill, a container's stop, a closed terminal
 
 
@@ -109,9 +112,20 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
             reason, code = stop_reason(exc)
             typer.echo(f"arena: {reason}", err=True)
             raise typer.Exit(code) from None
+        except BrokenPipeError:
+            _reader_gone()
         raise AssertionError("unreachable")
 
     return wrapper
+
+
+def _reader_gone() -> None:
+    """End quietly with the code of a program SIGPIPE stopped, as `yes | head` does: click
+    would exit 1, which `arena sprt` uses for H0 (a script would read a verdict)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush writes nowhere
+    os.close(devnull)
+    raise typer.Exit(READER_GONE) from None
 
 
 def bot_spec(text: str, seat: int) -> BotSpec:

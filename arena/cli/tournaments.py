@@ -229,4 +229,6 @@ def sprt(
         games = sprt_folder(cfg) / "games.jsonl"
         _stopped(exc, f": the games played are kept in {games} (a new test needs --fresh)"
                  if games.is_file() and games.stat().st_size else "")
+    folder = sprt_folder(cfg)  # a broken candidate is not a weak one: say so beside H0
+    _name_broken_bots(read_games(folder / "games.jsonl", actions=False), folder / "logs")
     raise typer.Exit(verdict.exit_code)

@@ -147,6 +147,12 @@ def _check(config: Config, candidate: str, baseline: str, filler: str | None,
     if candidate == baseline:
         raise BadInput(f"--candidate and --baseline are both {candidate!r}: expected two bots")
     k = config.players
+    if filler is not None and k == 2:
+        raise BadInput(f"--filler {filler!r}: expected none at 2-seat tables, which have no "
+                       "other seats (set options.players to 3 or more)")
+    if filler == candidate:
+        raise BadInput(f"--filler {filler!r} is the candidate: expected another bot (its "
+                       "other seats would be compared with the baseline's)")
     if max_games is not None and max_games < k:
         raise BadInput(f"--max-games {max_games}: expected at least one duplicate set "
                        f"({k} games at {k}-seat tables)")
@@ -188,9 +194,20 @@ def _gap(gap: EloGap) -> str:
 def _conclusion(verdict: Verdict, test: Sprt, candidate: str, baseline: str) -> str:
     estimate = (f"after {verdict.games} games, Elo {candidate} - {baseline} "
                 f"{_gap(elo_estimate(verdict.scores))}")
-    if verdict.result == "H1":
-        return f"H1 accepted: {candidate} is stronger than {baseline}; {estimate}"
-    if verdict.result == "H0":
-        return (f"H0 accepted: {candidate} is not stronger than {baseline} (Elo {test.elo0:g} "
-                f"is likelier than {test.elo1:g}); {estimate}")
+    if verdict.result in ("H1", "H0"):
+        meaning = _meaning(verdict.result, test, candidate, baseline)
+        return f"{verdict.result} accepted: {meaning}; {estimate}"
     return f"inconclusive at the game limit; {estimate}"
+
+
+def _meaning(result: str, test: Sprt, candidate: str, baseline: str) -> str:
+    """What the accepted hypothesis says, in words only where they are true: with elo0 0,
+    H1 is "stronger" and H0 "not stronger"; other bounds (a non-regression test at elo0
+    -30, elo1 0) are said as the two gaps the test weighed."""
+    likelier, other = (test.elo1, test.elo0) if result == "H1" else (test.elo0, test.elo1)
+    weighed = f"Elo {likelier:g} is likelier than {other:g}"
+    if test.elo0 == 0 and result == "H1":
+        return f"{candidate} is stronger than {baseline}"
+    if test.elo0 == 0:
+        return f"{candidate} is not stronger than {baseline} ({weighed})"
+    return f"{weighed} for {candidate} - {baseline}"

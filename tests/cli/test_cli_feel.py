@@ -66,7 +66,32 @@ def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
         proc.stdout.close()
         err = proc.stderr.read()
         code = proc.wait(timeout=300)
-    assert first.startswith(b"round 1") and err == b"" and code in (0, 1)
+    assert first.startswith(b"round 1") and err == b"" and code in (0, 141)
+
+
+def test_a_test_whose_reader_goes_away_exits_as_sigpipe_not_as_a_verdict(
+        tmp_path: Path) -> None:
+    """``arena sprt ... | head -1`` exited 1, which is H0: a script would read a verdict."""
+    config = tmp_path / "duel.yaml"
+    config.write_text(f"""name: duel
+variant: indian13
+isolation: inprocess
+options: {{players: 2}}
+bots: [{{name: a, module: random}}, {{name: b, module: random}}]
+workers: 1
+seed: 5
+output: {tmp_path}
+""", encoding="utf-8")
+    with subprocess.Popen([str(ARENA), "sprt", str(config), "--candidate", "a", "--baseline",
+                           "b", "--max-games", "4000"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, bufsize=0) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        code = proc.wait(timeout=300)
+    assert first.startswith(b"sprt a vs b") and err == b"" and code == 141
+    assert (tmp_path / "duel-sprt" / "games.jsonl").stat().st_size > 0  # kept
 
 
 # Ctrl-C in a tournament ("arena: interrupted", exit 130, games kept) is tested in

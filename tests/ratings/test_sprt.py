@@ -407,3 +407,49 @@ def test_cli_logs_the_faults_details_in_the_tests_folder(tmp_path: Path) -> None
     assert result.exit_code == 3, result.output
     log = (tmp_path / "out" / "duel-sprt" / "arena.log").read_text("utf-8")
     assert "(random) illegal" in log, log[-2000:]
+
+
+def test_a_verdict_at_other_bounds_says_the_gaps_weighed_not_stronger(tmp_path: Path) -> None:
+    """With elo0 -300 and elo1 -200, H1 said "greedy is stronger than random" for any
+    candidate, one measured 100 Elo weaker too; the line now names the two gaps."""
+    result = runner.invoke(app, ["sprt", str(config(tmp_path)), "--candidate", "greedy",
+                                 "--baseline", "random", "--elo0", "-300", "--elo1", "-200"])
+    assert result.exit_code == 0, result.output
+    last = result.output.splitlines()[-1]
+    assert last.startswith("H1 accepted: Elo -200 is likelier than -300 for greedy - random; "
+                           "after 60 games")
+    assert "stronger" not in last
+
+
+def test_a_broken_candidate_is_named_beside_the_verdict(tmp_path: Path) -> None:
+    """A candidate raising in every play lost to H0 as a weak bot; arena run said it was broken."""
+    path = config(tmp_path)
+    bots = Path(__file__).parents[1] / "bots" / "faulty_bots.py"
+    path.write_text(path.read_text("utf-8").replace(
+        'random-2, module: "bots.random_bot:RandomBot"',
+        f'raiser, module: "{bots}:Raiser"'), encoding="utf-8")
+    result = runner.invoke(app, ["sprt", str(path), "--candidate", "raiser", "--baseline",
+                                 "random", "--elo1", "50", "--max-games", "60"])
+    assert result.exit_code in (1, 3), result.output
+    warning = next(line for line in result.output.splitlines()
+                   if line.startswith("arena: warning: bot 'raiser' "))
+    assert "faulted on 100% of its decisions" in warning
+    assert "duel-sprt/logs/raiser.stderr.log" in result.output
+
+
+@pytest.mark.parametrize(("players", "filler", "expected"), [
+    (2, "random-2", "expected none at 2-seat tables"),
+    (3, "greedy", "is the candidate"),
+])
+def test_a_filler_that_would_skew_the_test_is_refused(tmp_path: Path, players: int,
+                                                      filler: str, expected: str) -> None:
+    """statistics.md: filler seats are never compared; the candidate as filler was, and a
+    filler at 2 seats was dropped without a word."""
+    path = config(tmp_path)
+    path.write_text(path.read_text("utf-8").replace("players: 2", f"players: {players}"),
+                    encoding="utf-8")
+    result = runner.invoke(app, ["sprt", str(path), "--candidate", "greedy", "--baseline",
+                                 "random", "--filler", filler])
+    assert result.exit_code == 2, result.output
+    assert expected in result.output
+    assert not (tmp_path / "out" / "duel-sprt" / "games.jsonl").exists()
