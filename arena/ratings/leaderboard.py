@@ -49,25 +49,29 @@ class Standing:
 class _Tally:
     games: dict[str, int]
     wins: dict[str, float]
-    rank_sum: dict[str, int]
+    rank_sum: dict[str, float]
     faults: dict[str, int]
 
 
 def _tally(records: Sequence[GameRecord]) -> _Tally:
-    """Counts per bot; a first place shared by n seats counts 1/n of a win for each."""
+    """Counts per bot; a first place shared by n seats counts 1/n of a win for each. A bot
+    in several seats of one game (an SPRT's baseline at 3 seats and more) plays one game
+    there, wins by any of its seats, and ranks as their mean."""
     games: dict[str, int] = defaultdict(int)
     wins: dict[str, float] = defaultdict(float)
-    rank_sum: dict[str, int] = defaultdict(int)
+    rank_sum: dict[str, float] = defaultdict(float)
     faults: dict[str, int] = defaultdict(int)
     for r in records:
         firsts = r.ranks.count(1)
+        seats = Counter(s.bot for s in r.seats)
         for s, rank in zip(r.seats, r.ranks, strict=True):
-            games[s.bot] += 1
-            rank_sum[s.bot] += rank
+            rank_sum[s.bot] += rank / seats[s.bot]
             if rank == 1:
                 wins[s.bot] += 1 / firsts
             if any(s.faults.values()):
                 faults[s.bot] += sum(s.faults.values())
+        for bot in seats:
+            games[bot] += 1
     return _Tally(games, wins, rank_sum, faults)
 
 

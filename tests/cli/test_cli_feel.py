@@ -87,6 +87,8 @@ output: {tmp_path}
                           stderr=subprocess.PIPE, bufsize=0) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         first = proc.stdout.readline()
+        while (line := proc.stdout.readline()) and not line.startswith(b"games"):
+            pass  # until a batch is on disk (b"": the command ended, the asserts say how)
         proc.stdout.close()
         err = proc.stderr.read()
         code = proc.wait(timeout=300)

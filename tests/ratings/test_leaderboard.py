@@ -69,6 +69,18 @@ def test_wins_points_ranks_and_faults() -> None:
     assert (a.faults, b.faults, c.faults) == (0, 1, 5)
 
 
+def test_a_bot_in_two_seats_of_a_game_played_one_game() -> None:
+    """An SPRT's baseline holds two of three seats: the games column counted 180 of 90."""
+    records = [record(["a", "b", "b"], [0, 20, 40], gid="1"),
+               record(["b", "a", "b"], [0, 10, 30], gid="2"),
+               record(["b", "b", "a"], [10, 10, 0], gid="3")]
+    rows = by_bot(standings(records))
+    assert (rows["a"].games, rows["b"].games) == (3, 3)
+    assert (rows["a"].wins, rows["b"].wins) == (2.0, 1.0)
+    assert rows["b"].win_pct == round(100 / 3, 1)
+    assert rows["b"].mean_rank == round((2.5 + 2 + 2) / 3, 2)  # the mean of its seats' ranks
+
+
 def test_three_way_shared_first_splits_in_thirds() -> None:
     rows = by_bot(standings([record(["a", "b", "c"], [7, 7, 7])]))
     assert {r.wins for r in rows.values()} == {0.33}
