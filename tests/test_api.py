@@ -105,3 +105,20 @@ def test_a_config_built_in_code_takes_paths_where_a_file_has_text(tmp_path: Path
                               "format": {"type": "round-robin", "games": 2}})
     assert config.results_dir == tmp_path / "out" / "p"
     assert config.bots[0].target.startswith(str(bot))
+
+
+def test_a_bot_file_is_read_beside_the_config_whatever_the_current_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README: a file, relative to the config. One missing there was taken from the current
+    folder, so which bot played depended on where the command was typed."""
+    config = tmp_path / "contest" / "t.yaml"
+    config.parent.mkdir()
+    config.write_text("name: t\nvariant: indian13\noptions: {players: 2}\nbots:\n"
+                      "  - {name: a, module: mine.py}\n  - {name: b, module: greedy}\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "mine.py").write_text(
+        Path(__file__).parents[1].joinpath("examples", "first_bot.py").read_text())
+    monkeypatch.chdir(elsewhere)
+    with pytest.raises(BadInput, match=rf"no file '{config.parent / 'mine.py'}'"):
+        api.load_config(config)

@@ -115,7 +115,7 @@ BOT_FORMS = ("a built-in bot (" + ", ".join(BUILTIN_BOTS) + "), 'package.module:
 
 def bot_target(text: str, base: Path) -> str:
     """The class a bot name means, as ``module:Class`` or ``/absolute/file.py:Class``; a
-    relative file is read from ``base`` (a config's folder), else the current folder. Found
+    relative file is read from ``base`` (a config's folder, or the current one). Found
     without running any of the bot's code: a file's bot class is read from its syntax."""
     text = text.strip()
     if text in BUILTIN_BOTS:
@@ -144,10 +144,11 @@ def named_bot(text: str, base: Path, *, origin: str = "") -> BotSpec:
 
 
 def bot_file(where: str, base: Path) -> Path:
+    """A bot's file, a relative one read from ``base`` alone (the config's folder): which
+    bot plays must not depend on the folder a command is typed in."""
     path = Path(where).expanduser()
-    with contextlib.suppress(OSError):  # too long a name: reading it says so
-        if not path.is_absolute() and (base / path).is_file():
-            path = base / path
+    if not path.is_absolute():
+        path = base / path
     try:
         return path.resolve()
     except (OSError, RuntimeError):  # a symlink loop: source_files() says so
