@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import hashlib
 import importlib
 import logging
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -41,6 +43,7 @@ TARGET_S = 1.0  # a batch's play time, against a task's cost of a few ms (bench/
 MAX_BATCH = 64  # games in one batch at most, however fast they are
 IN_FLIGHT = 2  # batches out per worker thread: one playing, one waiting to start
 IDLE_CLOSE_S = 120.0  # a worker stops a run's bots after this long without a batch
+ENDING_S = 20.0  # how long a stopping run waits for the workers to end its bots
 LOG_LINES = 1000  # of a batch's arena log lines, those relayed to the driver's arena.log
 LOST = "scheduler-connection-lost"  # Dask's reason for futures cancelled by a lost scheduler
 DASK_LOGGERS = ("distributed", "tornado", "bokeh")  # their console lines go to arena.log
@@ -120,9 +123,25 @@ def _connect(address: str) -> Any:
     """A client of the scheduler at ``address``; none answering is a one-line error."""
     try:
         return _dask().Client(address, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise BadInput(f"no Dask scheduler answers at {address} ({_one_line(exc)}); start "
-                       "one (docs/cluster.md) or check the address") from exc
+    except Exception as exc:  # Dask's own: a TLS address without TLS set up is a TypeError
+        why = _one_line(exc)
+        _drop_quietly(exc)
+    raise BadInput(f"no Dask scheduler answers at {address} ({why}); start one "
+                   "(docs/cluster.md) or check the address")
+
+
+def _drop_quietly(error: BaseException) -> None:
+    """Collect the half-made client an error holds now, its failing close logged: left to
+    the interpreter's exit, Dask printed its traceback under the arena's one-line error."""
+    traceback.clear_frames(error.__traceback__)
+    error.__traceback__ = None
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda failed: log.debug("closing a client that never connected: "
+                                                   "%s", failed.exc_value)
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
 
 
 def _ticket(job: Job, tournament: str) -> Ticket:
@@ -292,12 +311,19 @@ class _Dispatch:
 
     def close(self) -> None:
         """Take back what is still out, let the workers stop this run's bots, disconnect."""
+        ending = threading.Thread(target=self._end_bots, daemon=True, name="arena-end-run")
+        ending.start()
+        ending.join(ENDING_S)  # a frozen worker or scheduler never answers: Ctrl-C hung here
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=10)
+
+    def _end_bots(self) -> None:
+        """Cancel the games still out and have every worker end this run's bots (a worker
+        left behind ends them itself after IDLE_CLOSE_S)."""
         with contextlib.suppress(Exception):
             if self.client.status == "running":
                 self.client.cancel(list(self.flying))
                 self.client.run(end_run, self.ticket.run, on_error="ignore")
-        with contextlib.suppress(Exception):
-            self.client.close(timeout=10)
 
 
 def unconfined_line(checks: list[WorkerCheck]) -> str:
@@ -321,7 +347,8 @@ def _games(ids: tuple[str, ...]) -> str:
 
 def _one_line(error: BaseException) -> str:
     """An error's text on one short line, for the arena's one-line errors."""
-    return " ".join(str(error).split())[:300] or type(error).__name__
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 300 else text[:300].rpartition(" ")[0] + " ..."
 
 
 @contextlib.contextmanager

@@ -23,7 +23,13 @@ import pytest
 
 from arena.errors import BadInput
 from arena.seats import confine
-from arena.tournament.cluster import BotSources, WorkerCheck, source_problem, unconfined_line
+from arena.tournament.cluster import (
+    ENDING_S,
+    BotSources,
+    WorkerCheck,
+    source_problem,
+    unconfined_line,
+)
 from arena.tournament.config import load_config
 from arena.tournament.runner import run_tournament
 
@@ -310,6 +316,28 @@ def test_a_scheduler_killed_mid_run_keeps_every_game_and_the_same_command_resume
     assert comparable(games) == local_records(tmp_path, text)
 
 
+def test_ctrl_c_ends_a_run_whose_worker_is_frozen(
+        tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
+    """The driver asked every worker to end its bots and waited without a limit: with one
+    worker stopped (SIGSTOP, as a hung machine), Ctrl-C never ended the run."""
+    cluster = make_cluster(1)
+    (tmp_path / "cfg.yaml").write_text(config_text(output=tmp_path / "out", games=100),
+                                       encoding="utf-8")
+    games = tmp_path / "out" / "tiny" / "games.jsonl"
+    proc = start_cli("run", "cfg.yaml", "--cluster", cluster.address, cwd=tmp_path)
+    wait_for(lambda: lines_in(games) >= 5, proc, "games recorded")
+    os.killpg(cluster.procs["w1"].pid, signal.SIGSTOP)
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=ENDING_S + 100)  # 20 s for the workers, 10 to disconnect
+    finally:
+        os.killpg(cluster.procs["w1"].pid, signal.SIGCONT)
+        finish(proc)
+    assert code == 130
+    assert "arena: interrupted" in (tmp_path / "driver.err").read_text()
+    assert games.read_bytes().endswith(b"\n")
+
+
 @pytest.mark.slow
 def test_the_driver_killed_mid_run_resumes_with_the_same_command(
         tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
@@ -469,6 +497,19 @@ def test_a_cluster_nobody_answers_is_one_line_with_exit_2(tmp_path: Path) -> Non
     line = one_error_line(done.stderr)
     assert line.startswith(f"arena: error: no Dask scheduler answers at {nowhere} (")
     assert lines_in(tmp_path / "out" / "tiny" / "games.jsonl") == 0
+
+
+def test_a_tls_address_without_tls_set_up_is_one_line_with_exit_2(tmp_path: Path) -> None:
+    """Dask raised a TypeError there (no ssl_context): a 60-line traceback, then another
+    from the half-made client at exit."""
+    (tmp_path / "cfg.yaml").write_text(config_text(output=tmp_path / "out"), "utf-8")
+    nowhere = f"tls://127.0.0.1:{free_port()}"
+    done = run_cli("run", "cfg.yaml", "--cluster", nowhere, cwd=tmp_path,
+                   DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s")
+    assert done.returncode == 2, done.stderr
+    line = one_error_line(done.stderr)
+    assert line.startswith(f"arena: error: no Dask scheduler answers at {nowhere} (")
+    assert "TLS" in line
 
 
 @pytest.mark.parametrize(("args", "env", "named"), [
