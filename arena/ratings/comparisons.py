@@ -1,6 +1,7 @@
 """The comparisons behind every rating: each pair of seats at a table is one, the lower
-total wins and equal totals tie (half a win each way), grouped by duplicate set (or game)
-so the bootstrap can resample whole sets."""
+total wins and equal totals tie (half a win each way), a seat that forfeited loses to every
+seat that did not (COM-6: it ranks last, whatever its total), grouped by duplicate set (or
+game) so the bootstrap can resample whole sets."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from arena.records import GameRecord
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 Teams = Sequence[int] | None  # a team label per seat (R51 2 v 2: (0, 1, 0, 1)); None: alone
+FORFEIT_BEHIND = 1e12  # added to a forfeited seat's total when compared: past any total
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -54,13 +56,15 @@ def seats_of(records: Sequence[GameRecord], *, teams: Teams = None) -> Seats:
     game_unit = np.array([unit_of[k] for k in keys], dtype=np.int64)
     seat_bot = np.array([index[s.bot] for r in records for s in r.seats], dtype=np.int64)
     seat_points = np.array([t for r in records for t in r.totals], dtype=np.float64)
+    forfeits = np.array([s.forfeit for r in records for s in r.seats], dtype=np.float64)
+    standing = seat_points + FORFEIT_BEHIND * forfeits  # compared, never shown as points
     seat_game = np.repeat(np.arange(len(records)), sizes)
     groups = []
     for k in np.unique(sizes).tolist():
         games = np.flatnonzero(sizes == k)
         chosen = np.isin(seat_game, games)  # their seats, game by game
         groups.append(_compare(seat_bot[chosen].reshape(-1, k),
-                               seat_points[chosen].reshape(-1, k), game_unit[games],
+                               standing[chosen].reshape(-1, k), game_unit[games],
                                len(names), teams))
     comparisons = [np.concatenate([g[i] for g in groups]) if groups else np.zeros(0)
                    for i in range(4)]

@@ -143,17 +143,18 @@ def elo_estimate(scores: Scores) -> EloGap:
 def set_result(games: Sequence[GameRecord], candidate: str, baseline: str
                ) -> tuple[float, int]:
     """A's points against B's seats over the games of one duplicate set (1 for a lower
-    total, 1/2 for an equal one, 0 for a higher one; other seats are not compared) and the
-    number of those comparisons."""
+    total, 1/2 for an equal one, 0 for a higher one, a forfeited seat behind every other as
+    its rank is (COM-6); other seats are not compared) and the number of those comparisons."""
     points = 0.0
     meetings = 0
     for r in games:
         a_seats = [i for i, s in enumerate(r.seats) if s.bot == candidate]
         b_seats = [i for i, s in enumerate(r.seats) if s.bot == baseline]
+        standing = [(s.forfeit, t) for s, t in zip(r.seats, r.totals, strict=True)]
         for i in a_seats:
             for j in b_seats:
-                diff = r.totals[j] - r.totals[i]
-                points += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+                mine, theirs = standing[i], standing[j]
+                points += 1.0 if theirs > mine else 0.5 if theirs == mine else 0.0
                 meetings += 1
     if not meetings:
         raise ValueError(f"no game of the set seats both {candidate} and {baseline}")

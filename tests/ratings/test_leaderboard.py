@@ -22,7 +22,7 @@ from arena.ratings.comparisons import pairwise
 from arena.ratings.leaderboard import Standing, board, faulty_bots, head_to_head, standings
 from arena.ratings.render import HEADERS, TABLE_HEADERS, footnotes, render, render_h2h
 from arena.ratings.terms import FORMATS
-from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord
+from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, places
 
 runner = CliRunner()
 
@@ -483,3 +483,28 @@ def test_a_bot_that_forfeits_is_named_whatever_its_share_of_faults() -> None:
     game = msgspec.structs.replace(record(["quits", "fine"], [9, 0]),
                                    seats=(seat("quits", 5, True), seat("fine", 0, False)))
     assert [(b.bot, b.forfeits, b.games) for b in faulty_bots([game])] == [("quits", 1, 1)]
+
+
+def forfeited(bots: list[str], totals: list[int], quitter: int, gid: str) -> GameRecord:
+    """A game where seat ``quitter`` forfeited (COM-6): it ranks last whatever its total."""
+    game = record(bots, totals, gid=gid)
+    seats = tuple(msgspec.structs.replace(s, forfeit=i == quitter)
+                  for i, s in enumerate(game.seats))
+    ranks = places(totals, [i == quitter for i in range(len(bots))])
+    return msgspec.structs.replace(game, seats=seats, ranks=ranks,
+                                   termination=GameEnd.FORFEIT)
+
+
+def test_a_seat_that_forfeits_loses_its_comparisons_whatever_its_total() -> None:
+    """COM-6: a forfeited seat ranks last. The Elo, OpenSkill and head-to-head compared
+    totals: a bot forfeiting every game (its total 0 when the game stopped) out-rated the
+    bot that played them out; an SPRT of such a bot against random read -35 Elo."""
+    games = [forfeited(["quits", "plays"], [0, 80], 0, f"a{i}") for i in range(10)] + \
+            [forfeited(["plays", "quits"], [80, 0], 1, f"b{i}") for i in range(10)]
+    rows = by_bot(standings(games))
+    assert rows["plays"].elo > rows["quits"].elo
+    assert rows["plays"].openskill > rows["quits"].openskill
+    assert rows["plays"].wins == 20 and rows["quits"].wins == 0
+    meetings = {(m.bot, m.opponent): m.score for m in head_to_head(games)}
+    assert meetings[("plays", "quits")] == 20
+    assert rows["quits"].mean_points == 0.0  # its points stay what it scored

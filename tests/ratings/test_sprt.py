@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -453,3 +454,13 @@ def test_a_filler_that_would_skew_the_test_is_refused(tmp_path: Path, players: i
     assert result.exit_code == 2, result.output
     assert expected in result.output
     assert not (tmp_path / "out" / "duel-sprt" / "games.jsonl").exists()
+
+
+def test_a_forfeited_seat_loses_the_comparison_whatever_its_total() -> None:
+    """COM-6: it ranks last; the SPRT compared totals, so a bot forfeiting all 60 games
+    against random scored as if it had won many of them (-35 Elo, inconclusive)."""
+    played = [record(["A", "B"], [0, 80], gid="g1"), record(["B", "A"], [80, 0], gid="g2")]
+    games = [msgspec.structs.replace(g, seats=tuple(
+        msgspec.structs.replace(s, forfeit=s.bot == "A") for s in g.seats)) for g in played]
+    assert set_result(games, "A", "B") == (0.0, 2)
+    assert set_result(games, "B", "A") == (2.0, 2)
