@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from arena.cards import Card, parse_cards
 from arena.engine.game import HandReport
@@ -107,8 +107,9 @@ def _check_play_arguments(variant: object, bots: object, seed: object, options: 
     if options is not None and not isinstance(options, Mapping):
         raise BadInput(f"options: expected a mapping of option names to values, "
                        f"got {shown(options)}")
-    if isolation not in ("process", "inprocess"):
-        raise BadInput(f"isolation: expected one of process, inprocess, got {shown(isolation)}")
+    if isolation not in get_args(Isolation):
+        raise BadInput(f"isolation: expected one of {', '.join(get_args(Isolation))}, "
+                       f"got {shown(isolation)}")
     if not isinstance(game_id, str) or not game_id.strip() or not game_id.isprintable():
         raise BadInput(f"game_id: expected a non-empty printable text, got {shown(game_id)}")
 

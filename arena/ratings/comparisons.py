@@ -46,6 +46,13 @@ def unit_key(record: GameRecord) -> str:
     return f"d:{record.dup_set}" if record.dup_set else f"g:{record.id}"
 
 
+def ranked_totals(record: GameRecord) -> list[float]:
+    """The totals as a game ranks them, compared, never shown as points: a forfeited seat
+    behind every other (COM-6)."""
+    return [t + FORFEIT_BEHIND * s.forfeit for s, t in zip(record.seats, record.totals,
+                                                           strict=True)]
+
+
 def seats_of(records: Sequence[GameRecord], *, teams: Teams = None) -> Seats:
     """Flatten records into the arrays every statistic is computed from."""
     names = tuple(sorted({s.bot for r in records for s in r.seats}))
@@ -56,8 +63,7 @@ def seats_of(records: Sequence[GameRecord], *, teams: Teams = None) -> Seats:
     game_unit = np.array([unit_of[k] for k in keys], dtype=np.int64)
     seat_bot = np.array([index[s.bot] for r in records for s in r.seats], dtype=np.int64)
     seat_points = np.array([t for r in records for t in r.totals], dtype=np.float64)
-    forfeits = np.array([s.forfeit for r in records for s in r.seats], dtype=np.float64)
-    standing = seat_points + FORFEIT_BEHIND * forfeits  # compared, never shown as points
+    standing = np.array([x for r in records for x in ranked_totals(r)], dtype=np.float64)
     seat_game = np.repeat(np.arange(len(records)), sizes)
     groups = []
     for k in np.unique(sizes).tolist():

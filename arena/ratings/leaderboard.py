@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import MIN_UNITS, RESAMPLES, SEED, Estimate, Ratings, rate
-from arena.ratings.comparisons import FORFEIT_BEHIND, Teams, unit_key
+from arena.ratings.comparisons import Teams, ranked_totals, unit_key
 from arena.ratings.duplicate import DuplicateGain, duplicate_gain
 from arena.ratings.openskill import openskill_ordinals
 from arena.ratings.terms import Anchor
@@ -138,7 +138,7 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
     """One standing per bot in Elo order: the fit's numbers beside the plain tallies."""
     tally = _tally(records)
     in_order = sorted(records, key=lambda r: (r.id, r.dup_set, r.seed, r.totals))
-    ordinals = openskill_ordinals((([s.bot for s in r.seats], _standing(r)) for r in in_order),
+    ordinals = openskill_ordinals((([s.bot for s in r.seats], ranked_totals(r)) for r in in_order),
                                   teams=teams)
     names = rated.names
     order = sorted(range(len(names)), key=lambda i: (-rated.elo.value[i], names[i]))
@@ -163,12 +163,6 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
             los_next=None if below is None or not rated.has_intervals
             else round(100 * rated.los(i, below), 1)))
     return rows
-
-
-def _standing(record: GameRecord) -> list[float]:
-    """The totals as a game ranks them: a forfeited seat behind every other (COM-6)."""
-    return [t + FORFEIT_BEHIND * s.forfeit for s, t in zip(record.seats, record.totals,
-                                                           strict=True)]
 
 
 def _bounds(estimate: Estimate, i: int, digits: int) -> tuple[float | None, float | None]:

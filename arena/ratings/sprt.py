@@ -23,6 +23,7 @@ import numpy as np
 
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_SCALE, LEVEL, MIN_UNITS, fit_strengths, t_quantile
+from arena.ratings.comparisons import ranked_totals
 from arena.records import GameRecord
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
@@ -150,7 +151,7 @@ def set_result(games: Sequence[GameRecord], candidate: str, baseline: str
     for r in games:
         a_seats = [i for i, s in enumerate(r.seats) if s.bot == candidate]
         b_seats = [i for i, s in enumerate(r.seats) if s.bot == baseline]
-        standing = [(s.forfeit, t) for s, t in zip(r.seats, r.totals, strict=True)]
+        standing = ranked_totals(r)
         for i in a_seats:
             for j in b_seats:
                 mine, theirs = standing[i], standing[j]
