@@ -39,7 +39,7 @@ from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED, Config
 from arena.tournament.logs import start_logging, stop_logging
-from arena.tournament.pool import PARENT_ONLY, deaf_to_ctrl_c, pool_results
+from arena.tournament.pool import PARENT_ONLY, deaf_to_ctrl_c, pool_results, signals_held
 from arena.tournament.results import check_results_folder
 from arena.tournament.schedule import Pairing, Schedule, make_schedule
 from arena.tournament.worker import Job, close_seats, play_pairing
@@ -293,10 +293,11 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
             try:
                 for line in _backend(config, job, pending, done=len(done),
                                      total=len(schedule)):
-                    append_records(games, out, line.encode(), sync=(played + 1) % 64 == 0,
-                                   then=then)
-                    played += 1
-                    done.add(_line_id(line))
+                    with signals_held():  # a Ctrl-C between the two wrote it twice
+                        append_records(games, out, line.encode(),
+                                       sync=(played + 1) % 64 == 0, then=then)
+                        done.add(_line_id(line))
+                        played += 1
                     bar.advance(task)
                     if on_game is not None:
                         on_game(GameRecord.from_json(line), len(done), len(schedule))

@@ -15,10 +15,12 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arena.records import GameRecord, read_games
+from arena.tournament import runner
 from arena.tournament.config import load_config
 from arena.tournament.runner import UNSAVED, run_tournament, schedule_for
 
@@ -91,6 +93,36 @@ def test_a_stopped_run_keeps_every_game_its_workers_finished(tmp_path: Path) -> 
     assert len(ids) == len(set(ids))
     assert len(ids) >= seen[0] - 2, (len(ids), seen)
     assert not (config.results_dir / UNSAVED).exists()
+    played = run_tournament(config, progress=False)  # the resume plays only the rest
+    assert played == len(schedule_for(config)) - len(ids)
+
+
+def test_ctrl_c_landing_just_after_a_record_is_written_keeps_it_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C arriving the moment a record reaches games.jsonl, before the run has noted
+    it, is held until it has: the run then wrote the same game again from its worker's
+    file (a CI run read t0000-g003 twice)."""
+    path, _ = tournament(tmp_path)
+    config = load_config(path)
+    written = runner.append_records
+    calls = []
+
+    def written_then_ctrl_c(*args: Any, **kwargs: Any) -> None:
+        written(*args, **kwargs)
+        calls.append(args)
+        if len(calls) == 3:
+            signal.raise_signal(signal.SIGINT)  # handled at Python's next instruction
+
+    monkeypatch.setattr(runner, "append_records", written_then_ctrl_c)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_tournament(config, progress=False)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    lines = (config.results_dir / "games.jsonl").read_bytes().splitlines()
+    ids = [GameRecord.from_json(line, actions=False).id for line in lines]
+    assert ids and len(ids) == len(set(ids)), ids
     played = run_tournament(config, progress=False)  # the resume plays only the rest
     assert played == len(schedule_for(config)) - len(ids)
 
