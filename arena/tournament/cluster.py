@@ -33,6 +33,7 @@ from arena.errors import ArenaError, BadInput
 from arena.seats import confine
 from arena.seats.bot import ARENA_ROOT, BotSpec
 from arena.seats.sandbox import harden_self
+from arena.tournament.pool import deaf_to_ctrl_c
 from arena.tournament.schedule import Pairing
 from arena.tournament.worker import Job, close_seats, play_pairing
 from arena.variants import find_variant
@@ -106,8 +107,11 @@ def cluster_results(address: str, job: Job, pending: list[Pairing], *, tournamen
         try:
             dispatch.check_workers()
             yield from dispatch.lines()
-        finally:
-            dispatch.close()
+        except BaseException:  # stopped: a second Ctrl-C left the run's bots to idle out
+            with deaf_to_ctrl_c():
+                dispatch.close()
+            raise
+        dispatch.close()
 
 
 def _dask() -> Any:

@@ -282,8 +282,10 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     handler = start_logging(config.results_dir)
     unsaved = config.results_dir / UNSAVED if config.cluster is None else None
     job = replace(_job_for(config, config.results_dir / "logs"), unsaved=unsaved)
-    log.info("tournament %s: %d games, %d done, %d to play on %d workers, seed %d",
-             config.name, len(schedule), len(done), len(pending), config.workers, config.seed)
+    where = (f"{config.workers} workers" if config.cluster is None
+             else f"the cluster at {config.cluster}")
+    log.info("tournament %s: %d games, %d done, %d to play on %s, seed %d",
+             config.name, len(schedule), len(done), len(pending), where, config.seed)
     played = 0
     games = config.results_dir / "games.jsonl"
     then = RESUME_FRESH if fresh else RESUME

@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import descendants
 
 from arena.errors import BadInput
 from arena.seats import confine
 from arena.tournament.cluster import (
     ENDING_S,
+    IDLE_CLOSE_S,
     BotSources,
     WorkerCheck,
     source_problem,
@@ -338,6 +340,41 @@ def test_ctrl_c_ends_a_run_whose_worker_is_frozen(
     assert games.read_bytes().endswith(b"\n")
 
 
+# The driver, with a second Ctrl-C landing just as it starts to end the run on the workers
+TWICE_INTERRUPTED_DRIVER = [
+    sys.executable, "-c", "import os, signal; "
+    "from arena.tournament.cluster import _Dispatch; close = _Dispatch.close; "
+    "_Dispatch.close = lambda self: (os.kill(os.getpid(), signal.SIGINT), close(self)); "
+    "from arena.cli.app import main; main()"]
+
+
+def test_a_second_ctrl_c_still_ends_the_run_s_bots_on_the_workers(
+        tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
+    """A second Ctrl-C while the driver ends the run is ignored, as on the local pool
+    (README): it stopped the driver at once, and the run's bots lived on in the worker
+    until IDLE_CLOSE_S."""
+    cluster = make_cluster(1)
+    worker = cluster.procs["w1"].pid
+    before = descendants(worker)
+    (tmp_path / "cfg.yaml").write_text(config_text(output=tmp_path / "out", games=100,
+                                                   isolation="process"), encoding="utf-8")
+    games = tmp_path / "out" / "tiny" / "games.jsonl"
+    err = (tmp_path / "driver.err").open("w")
+    proc = subprocess.Popen([*TWICE_INTERRUPTED_DRIVER, "run", "cfg.yaml", "--cluster",
+                             cluster.address], cwd=tmp_path, env=environment(), text=True,
+                            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    err.close()
+    wait_for(lambda: lines_in(games) >= 3 and len(descendants(worker) - before) >= 2, proc,
+             "games recorded and bots started")
+    proc.send_signal(signal.SIGINT)
+    assert finish(proc) == 130
+    assert "arena: interrupted" in (tmp_path / "driver.err").read_text()
+    deadline = time.monotonic() + IDLE_CLOSE_S / 2  # left behind, they lived this long
+    while descendants(worker) - before:
+        assert time.monotonic() < deadline, "the run's bots outlived it on the worker"
+        time.sleep(0.2)
+
+
 @pytest.mark.slow
 def test_the_driver_killed_mid_run_resumes_with_the_same_command(
         tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
@@ -366,7 +403,8 @@ def test_isolated_bots_on_the_cluster_give_the_local_pool_s_records(
         tmp_path: Path, cluster: Cluster) -> None:
     """The default isolation: each seat a confined process of the worker; a worker that
     cannot confine bots is named once, in one warning line. A bot's faults are counted as
-    locally, and each is a line of arena.log that names the worker."""
+    locally, and each is a line of arena.log that names the worker; the log says where the
+    games were played (it read "on 1 workers")."""
     garbage = ROOT / "tests" / "bots" / "faulty_bots.py"
     text = config_text(output=tmp_path / "out", isolation="process",
                        third=f"{garbage}:Garbage")
@@ -376,6 +414,7 @@ def test_isolated_bots_on_the_cluster_give_the_local_pool_s_records(
     assert "tiny: 6 games (6 played now)" in done.stdout
     assert in_log(tmp_path / "out" / "tiny", "(third) unreadable: ")
     assert in_log(tmp_path / "out" / "tiny", " [worker tcp://127.0.0.1:")
+    assert in_log(tmp_path / "out" / "tiny", f"to play on the cluster at {cluster.address}")
     warnings = [x for x in done.stderr.splitlines() if "unconfined on worker" in x]
     if confine.problem() is None:
         assert not warnings, done.stderr
