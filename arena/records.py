@@ -399,8 +399,11 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     try:
         with path.open(encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
-                if not line.endswith("\n"):
-                    break  # torn write: the game is played again on resume
+                if not line.endswith("\n"):  # torn write: the game is played again on resume
+                    log.warning("arena: warning: %s:%d: the last line has no final newline "
+                                "(a write cut short): that game is not counted, and a "
+                                "resumed run plays it again", path, number)
+                    break
                 record = _record(path, number, line, actions, shared)
                 if record.variant != variant:  # the first record, or one of another variant
                     variant = _variant(path, number, record.variant, variant)

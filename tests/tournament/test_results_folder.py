@@ -95,6 +95,27 @@ def test_repeated_game_ids_are_counted_once(tmp_path: Path,
     assert "1 records repeat a game id" in caplog.text
 
 
+def test_a_last_line_without_its_newline_is_not_counted_and_says_so(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A whole record missing only its final newline (a file edited by hand, or a write
+    cut short before it) was dropped without a word."""
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    games = tmp_path / "results" / "t" / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    games.write_text("".join(lines)[:-1], "utf-8")
+    with caplog.at_level(logging.WARNING, logger="arena.records"):
+        records = read_games(games)
+    assert [r.id for r in records] == [json.loads(line)["id"] for line in lines[:-1]]
+    assert f"{games}:{len(lines)}: the last line has no final newline" in caplog.text
+    assert "not counted" in caplog.text
+    caplog.clear()
+    games.write_text("".join(lines), "utf-8")
+    with caplog.at_level(logging.WARNING, logger="arena.records"):
+        assert len(read_games(games)) == len(lines)
+    assert caplog.text == ""
+
+
 def test_a_resumed_run_refuses_games_its_schedule_does_not_hold(tmp_path: Path) -> None:
     """A record added by hand, or from another tournament, under an id of its own: the
     run's leaderboard counted it, and each resume kept it."""
