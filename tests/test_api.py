@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,56 @@ def test_a_config_built_in_code_takes_paths_where_a_file_has_text(tmp_path: Path
                               "format": {"type": "round-robin", "games": 2}})
     assert config.results_dir == tmp_path / "out" / "p"
     assert config.bots[0].target.startswith(str(bot))
+
+
+def quick_config(tmp_path: Path) -> api.Config:
+    return api.config_from({"name": "q", "variant": "indian13", "output": tmp_path,
+                            "options": {"players": 2}, "workers": 1,
+                            "bots": [{"name": "g", "module": "greedy"},
+                                     {"name": "r", "module": "random"}],
+                            "format": {"games": 2}})
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"workers": 0}, "Config.workers: expected a number of worker processes from 1 to 256, "
+                     "got 0"),
+    ({"name": "../up"}, "Config.name '../up': expected letters, digits"),
+    ({"isolation": "inproces"}, "Config.isolation: expected one of process, inprocess, got "
+                                "'inproces'"),
+    ({"seed": -1}, "Config.seed: expected an integer seed from 0"),
+    ({"seed": "7"}, "Config.seed: expected an integer seed from 0"),
+    ({"variant": "poker"}, "Config.variant: unknown variant 'poker'"),
+    ({"options": {"players": 9}}, "Config.options: indian13: option 'players' = 9"),
+    ({"options": {"players": 3}}, "Config.format: 2 games per table; expected a multiple of "
+                                  "the table size 3"),
+    ({"cluster": "head:8786"}, "Config.cluster: expected a Dask scheduler address"),
+    ({"output": ""}, "Config.output: expected a folder path"),
+])
+def test_a_config_changed_in_code_is_checked_as_a_file_is(
+        tmp_path: Path, change: dict[str, Any], message: str) -> None:
+    """dataclasses.replace skipped every check of the loader: workers=0 ran into a
+    ZeroDivisionError, name="../up" wrote outside the output folder, a misspelt isolation
+    ran isolated and a text seed played other deals than the record said."""
+    config = quick_config(tmp_path)
+    with pytest.raises(BadInput) as refused:
+        dataclasses.replace(config, **change)
+    assert str(refused.value).startswith(message), refused.value
+
+
+def test_a_config_changed_in_code_keeps_what_a_file_would_give(tmp_path: Path) -> None:
+    config = quick_config(tmp_path)
+    four = dataclasses.replace(config, options={"players": 4}, output=str(tmp_path / "o"),
+                               format=dataclasses.replace(config.format, games=4))
+    assert four.options == api.config_from({**RAW4, "output": tmp_path}).options
+    assert four.output == tmp_path / "o"  # text, as config_from takes it, becomes a Path
+    assert dataclasses.replace(config, workers=2, seed=7).identity_hash() != \
+        config.identity_hash()
+
+
+RAW4 = {"name": "q", "variant": "indian13", "options": {"players": 4},
+        "bots": [{"name": "g", "module": "greedy"}, {"name": "r", "module": "random"},
+                 {"name": "r2", "module": "random"}, {"name": "r3", "module": "random"}],
+        "format": {"games": 4}}
 
 
 def test_a_bot_file_is_read_beside_the_config_whatever_the_current_folder(

@@ -4,12 +4,12 @@ line."""
 from __future__ import annotations
 
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperGroup
 
-import arena
 from arena.cli import calculators, games, replay, report, scaffold, tournaments
 from arena.cli.common import INTERRUPTED, stop_as_on_ctrl_c, stop_reason
 
@@ -52,7 +52,10 @@ app = typer.Typer(cls=_OneLineErrors, no_args_is_help=True, rich_markup_mode=Non
 
 def _version(asked: bool) -> None:
     if asked:
-        typer.echo(f"arena {arena.__version__}")
+        try:
+            typer.echo(f"arena {version('rummy-arena')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("arena (not installed)")
         raise typer.Exit()
 
 

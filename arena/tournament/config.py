@@ -111,6 +111,23 @@ class Config:
     anchor: tuple[str, float] | None = None  # rating: {anchor: {bot: elo}}; None: mean 1500
     cluster: str | None = None  # a Dask scheduler's address; None: the local pool
 
+    def __post_init__(self) -> None:
+        """Refuse what no config file could give: a config changed in code
+        (``dataclasses.replace``) ran with workers=0 as a ZeroDivisionError, and with a name
+        of ``../x`` wrote outside its output folder."""
+        if isinstance(self.output, str) and _folder_text(self.output):  # as config_from
+            object.__setattr__(self, "output", Path(self.output))  # takes it ("" is not ".")
+        if problem := _field_problem(self):
+            raise BadInput(f"Config.{problem}")
+        try:  # the variant's defaults filled in, as the loader does
+            options = resolve_options(self.variant, self.game.OPTIONS, self.options)
+        except BadInput as exc:
+            raise BadInput(f"Config.options: {exc}") from None
+        object.__setattr__(self, "options", options)
+        if self.games_per_table % self.players:
+            raise BadInput(f"Config.format: {self.games_per_table} games per table; expected "
+                           f"a multiple of the table size {self.players}")
+
     @property
     def game(self) -> type[Game]:
         """The variant class."""
@@ -145,6 +162,39 @@ class Config:
         """A short fingerprint of :meth:`identity`."""
         text = json.dumps(self.identity(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _field_problem(config: Config) -> str | None:
+    """The first field of ``config`` out of what its loader admits, and what was expected."""
+    name, seed = config.name, config.seed
+    if problem := name_problem(name):
+        return f"name {shown(name)}: {problem}"
+    try:
+        find_variant(config.variant)
+    except BadInput as exc:
+        return f"variant: {exc}"
+    if config.isolation not in ISOLATION:
+        return f"isolation: expected one of {', '.join(ISOLATION)}, got {shown(config.isolation)}"
+    if not WORKERS.admits(config.workers):
+        return f"workers: {WORKERS.expected(config.workers)}"
+    if seed is not None and not SEED.admits(seed):
+        return f"seed: {SEED.expected(seed)}"
+    if not isinstance(config.output, PurePath) or not _folder_text(str(config.output)):
+        return f"output: expected a folder path (a pathlib.Path), got {shown(config.output)}"
+    if config.cluster is not None and not CLUSTER_ADDRESS.fullmatch(str(config.cluster)):
+        return f"cluster: expected a Dask scheduler address or None, got {shown(config.cluster)}"
+    return None
+
+
+def name_problem(name: Any) -> str | None:
+    """What is wrong with a tournament's name, which names a folder inside ``output``."""
+    if not isinstance(name, str):
+        return f"expected text (letters, digits, '-', '_' or '.'), {not_text(name)}"
+    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or set(name) == {"."}:
+        return "expected letters, digits, '-', '_' or '.' (not only dots)"
+    if len(name) > MAX_NAME:
+        return f"expected at most {MAX_NAME} characters, got {len(name)}"
+    return None
 
 
 def _env_identity(bot: BotSpec) -> dict[str, Any]:
@@ -258,6 +308,8 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
     isolation = raw.get("isolation", "process")
     if isolation not in ISOLATION:
         raise where.error(("isolation",), f"expected one of {', '.join(ISOLATION)}")
+    _check_table_size(fmt.games or int(options["players"]), int(options["players"]), where,
+                      over)
     config = Config(name=name, variant=game.name, options=options, bots=bots, format=fmt,
                     clock=_clock(raw.get("time", {}), where),
                     faults=_faults(raw.get("faults", {}), where), isolation=isolation,
@@ -290,25 +342,25 @@ def _variant(text: Any, where: _Where) -> type[Game]:
 def _name(raw: Mapping[str, Any], where: _Where) -> str:
     """The tournament's name: a folder name inside ``output``."""
     name = raw["name"]
-    if not isinstance(name, str):
-        raise where.error(("name",), "expected text (letters, digits, '-', '_' or '.'), "
-                                     f"{not_text(name)}")
-    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or set(name) == {"."}:
-        raise where.error(("name",), "expected letters, digits, '-', '_' or '.' (not only dots)")
-    if len(name) > MAX_NAME:
-        raise where.error(("name",), f"expected at most {MAX_NAME} characters, got {len(name)}")
+    if problem := name_problem(name):
+        raise where.error(("name",), problem)
     return str(name)
 
 
-def _check_games(config: Config, where: _Where, over: Mapping[str, Any]) -> None:
-    """Games per table keep seats balanced, and the whole schedule stays playable."""
-    games = config.games_per_table
-    if games % config.players:
-        expected = (f"expected a multiple of the table size {config.players}, so every bot "
-                    "sits in every seat equally often")
+def _check_table_size(games: int, players: int, where: _Where,
+                      over: Mapping[str, Any]) -> None:
+    """Games per table keep seats balanced: every bot sits in every seat equally often."""
+    if games % players:
+        expected = (f"expected a multiple of the table size {players}, so every bot sits in "
+                    "every seat equally often")
         if over.get("games"):
             raise BadInput(f"--games {over['games']}: {expected}")
         raise where.error(("format", "games"), expected)
+
+
+def _check_games(config: Config, where: _Where, over: Mapping[str, Any]) -> None:
+    """The whole schedule stays playable."""
+    games = config.games_per_table
     tables = table_count(len(config.bots), config.players, config.format.type)
     if tables * games > MAX_GAMES:
         at = ("format", "games") if config.format.games else ("bots",)
