@@ -343,11 +343,13 @@ class ProcessSeat:
                           f"its reply carries id {_shown(reply.get('id'))}; expected {rid}, "
                           f"the id of the request it answers")
         if "error" in reply:
-            return Answer(None, "crash", elapsed, str(reply["error"]))
+            error = reply["error"]
+            return Answer(None, "crash", elapsed, error if isinstance(error, str) else
+                          _json_text(error))
         action = reply.get("action")
         if not isinstance(action, str):
             return Answer(None, "unreadable", elapsed,
-                          f"its reply has no action text: {_said(orjson.dumps(reply))}")
+                          f"its reply has no action text: {_said(_json_text(reply).encode())}")
         return Answer(action, None, elapsed)
 
     def _lost(self) -> str:
@@ -458,11 +460,18 @@ def _said(line: bytes) -> str:
 
 def _shown(value: object) -> str:
     """A bot's id as JSON would spell it, cut short: the log quotes what it sent."""
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:  # an integer past 64 bits
-        text = repr(value)
+    text = _json_text(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_text(value: object) -> str:
+    """A value a bot sent, as JSON text, whatever it holds: orjson reads arrays nested
+    1024 deep but writes only 255 levels, and Python's repr stops sooner; either raising
+    here crashed the referee, where the bot deserves a fault."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # nested too deep to write
+        return f"<a JSON {type(value).__name__} nested too deep to quote>"
 
 
 def drain_into(pipe: int, log: Path, cap: int) -> None:

@@ -21,6 +21,19 @@ HOSTILE = {
     "deep": READY + """
         deep=$(printf '%.0s[' $(seq 1 100000))
         while read request; do echo "$deep"; done""",
+    # a JSON object whose action, id or error is an array nested past what orjson writes
+    # back (255 levels) or Python's repr reaches: quoting it in the log crashed the referee
+    "deep_action": READY + """
+        open=$(printf '%.0s[' $(seq 1 300)); close=$(printf '%.0s]' $(seq 1 300))
+        i=0
+        while read request; do i=$((i+1)); echo "{\\"id\\":$i,\\"action\\":$open$close}"; done""",
+    "deep_id": READY + """
+        open=$(printf '%.0s[' $(seq 1 1000)); close=$(printf '%.0s]' $(seq 1 1000))
+        while read request; do echo "{\\"id\\":$open$close,\\"action\\":\\"stock\\"}"; done""",
+    "deep_error": READY + """
+        open=$(printf '%.0s[' $(seq 1 1000)); close=$(printf '%.0s]' $(seq 1 1000))
+        i=0
+        while read request; do i=$((i+1)); echo "{\\"id\\":$i,\\"error\\":$open$close}"; done""",
     # stale replies without end, from the start: never a ready among them
     "stale_flood": """exec yes '{"id":0}'""",
     # answers the first request, then floods stale replies while it keeps answering
