@@ -475,18 +475,24 @@ def _json_text(value: object) -> str:
 
 
 def drain_into(pipe: int, log: Path, cap: int) -> None:
-    """Append what a bot process writes to its stderr to its log, at most ``cap`` bytes of
-    it (the rest is read and dropped, so the bot never blocks on a full pipe)."""
+    """Append what a bot process writes to its stderr to its log, the log kept to ``cap``
+    bytes whatever the processes that wrote it (a bot crashing at every decision grew it by
+    the cap at each restart); the rest is read and dropped, so the bot never blocks on a
+    full pipe, and a line at the end says so."""
+    out: IO[bytes] | None
     try:
-        out: IO[bytes] | None = log.open("ab", buffering=0)
+        out = log.open("ab", buffering=0)
     except OSError:
         out = None  # no log: still drained
-    kept = 0
+    kept = os.fstat(out.fileno()).st_size if out is not None else 0
     try:
         while chunk := os.read(pipe, 1 << 16):
             if out is not None and kept < cap:
                 out.write(chunk[:cap - kept])
                 kept += len(chunk)
+                if kept >= cap:
+                    out.write(f"\n[arena: this log reached limits.stderr_bytes ({cap} bytes); "
+                              "what the bot wrote after that is dropped]\n".encode())
     except OSError:
         pass
     finally:

@@ -185,3 +185,28 @@ def test_arena_play_shows_what_a_bot_says_and_its_file_name_escaped(tmp_path: Pa
     assert "(x\\x1b]0;FNAME\\x07red) fault: crash, draw decision" in done.stdout
     assert "| \\x1b]0;pwned\\x07\\x1b[2K\\r2026-01-01 forged INFO all good\\u2028" \
         "\\u202eevil" in done.stdout
+
+
+CHATTY_CRASHER = READY + """
+    read request; head -c 8000 /dev/zero | tr '\\0' 'E' >&2; exit 1"""
+
+
+def test_a_bot_that_crashes_and_restarts_keeps_its_log_within_stderr_bytes(
+        tmp_path: Path) -> None:
+    """stderr_bytes capped each process's share of the log: a bot writing a screenful and
+    crashing at every decision grew its log by the cap at each restart (50 MiB in 2 games
+    at the default cap)."""
+    script = tmp_path / "chatty.sh"
+    script.write_text(textwrap.dedent(CHATTY_CRASHER).strip() + "\n", "utf-8")
+    play = PLAY.replace("Limits(startup_ms=2000, grace_ms=500)",
+                        "Limits(startup_ms=2000, grace_ms=500, stderr_bytes=20_000)")
+    done = subprocess.run([sys.executable, "-c", play, str(script), str(tmp_path / "logs")],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    hostile = json.loads(done.stdout)["seats"][0]
+    assert hostile["faults"]["crash"] >= 4, hostile  # 8,000 bytes from each of them
+    log = (tmp_path / "logs" / "hostile.stderr.log").read_bytes()
+    assert log.startswith(b"E" * 8000)
+    assert 20_000 <= len(log) < 20_400, len(log)
+    assert log.endswith(b"[arena: this log reached limits.stderr_bytes (20000 bytes); what "
+                        b"the bot wrote after that is dropped]\n")
