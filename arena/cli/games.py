@@ -148,13 +148,15 @@ def told_apart(specs: dict[int, BotSpec]) -> dict[int, BotSpec]:
 
 
 def _by_file(spec: BotSpec) -> str:
-    """``olivia/bot.py:Bot`` as ``olivia-bot``: a bot's name is also its log's file name."""
+    """``olivia/bot.py:Bot`` as ``olivia-bot``: a bot's name is also its log's file name (so
+    no ``/`` in it) and a terminal shows it (so its folders' controls are escaped)."""
     where = spec.command[-1] if spec.command else spec.target.rpartition(":")[0]
     path = Path(where)
     with contextlib.suppress(ValueError):
         path = path.resolve().relative_to(Path.cwd())
-    words = [*path.with_suffix("").parts] if where.endswith((".py", ".js", ".sh")) else [where]
-    return "-".join(w for w in words if w not in ("/", "..")) or spec.name
+    if where.endswith((".py", ".js", ".sh")):
+        path = path.with_suffix("")
+    return printable("-".join(w for w in path.parts if w not in ("/", ".."))) or spec.name
 
 
 def turn_log(record: GameRecord, faults: Sequence[FaultEvent] = ()) -> list[str]:

@@ -12,6 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.cli.common import command_spec
+from arena.cli.games import told_apart
 
 runner = CliRunner()
 ROOT = Path(__file__).parents[2]
@@ -373,3 +375,25 @@ def test_play_tells_apart_two_bots_of_one_class_name(tmp_path: Path,
     assert [row.split()[1] for row in rows] == ["olivia-bot", "quinn-bot"]
     rows = ok("play", "indian13", "greedy", "greedy").splitlines()[3:]
     assert [row.split()[1] for row in rows] == ["greedy", "greedy"]  # one bot, twice
+
+
+def test_names_made_from_folders_are_escaped_and_keep_logs_in_their_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder named with terminal escapes reached the result table raw (and set the
+    window's title); two command bots whose last word was not a .py file were named by
+    their whole paths, and their logs went beside them, outside --logs."""
+    evil = "evil\x1b]0;pwned\x07\x1b[2J\rX"
+    for folder in (evil, "ok", "jar1", "jar2"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bot.py").write_text(
+            "from bots.random_bot import RandomBot\n\n\nclass Bot(RandomBot):\n    pass\n")
+    for jar in ("jar1", "jar2"):
+        (tmp_path / jar / "bot.bin").write_text("# a protocol bot\n")
+    monkeypatch.chdir(tmp_path)
+    out = ok("play", "indian13", f"{evil}/bot.py:Bot", "ok/bot.py:Bot", "-o", "draw_cap=4")
+    assert not {"\x1b", "\x07", "\r"} & set(out), out
+    assert "evil\\x1b]0;pwned\\x07\\x1b[2J\\rX-bot" in out
+    specs = told_apart({i: command_spec(f"{sys.executable} {tmp_path / jar / 'bot.bin'}", i)
+                        for i, jar in enumerate(("jar1", "jar2"))})
+    names = [spec.name for spec in specs.values()]
+    assert names == ["jar1-bot.bin", "jar2-bot.bin"], names
