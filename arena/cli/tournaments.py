@@ -32,6 +32,7 @@ from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import check_config_bots, run_tournament, schedule_for
 
 FORMAT_WORDS = "|".join(FORMATS)
+MACHINE_FORMATS = ("csv", "json", "html")  # read by programs: stdout holds the table alone
 CLUSTER_VARIABLE = "ARENA_CLUSTER"
 
 
@@ -66,7 +67,8 @@ def run(
     except KeyboardInterrupt as exc:
         _stopped(exc, _what_is_kept(cfg.results_dir / "games.jsonl", fresh=fresh))
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
-    typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}")
+    typer.echo(f"{cfg.name}: {len(records)} games ({played} played now) in {cfg.results_dir}",
+               err=fmt in MACHINE_FORMATS)  # stdout: the table alone, for a parser
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
 

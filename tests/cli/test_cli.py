@@ -325,15 +325,32 @@ def test_run_then_leaderboard(tmp_path: Path) -> None:
                       "  - {name: random, module: 'bots.random_bot:RandomBot'}\n"
                       "format: {games: 2}\nseed: 3\nworkers: 1\n", "utf-8")
     out = tmp_path / "out"
-    run = ok("run", str(config), "--out", str(out), "--format", "csv")
+    run = ok("run", str(config), "--out", str(out))
     lines = run.splitlines()
     assert lines[0] == f"cli: 2 games (2 played now) in {out / 'cli'}"
-    assert lines[1].startswith("rank,bot,games,wins")
-    assert len(lines) == 4
-    board = ok("leaderboard", str(out / "cli"), "--format", "csv")
+    assert lines[1].split() == ["rank", "bot", "Elo", "±", "95%", "games", "win", "%",
+                                "points", "vs", "field", "±", "95%", "openskill", "faults",
+                                "LOS", "next"]
+    board = ok("leaderboard", str(out / "cli"))
     assert board.splitlines() == lines[1:]
-    again = ok("run", str(config), "--out", str(out), "--format", "csv")
+    again = ok("run", str(config), "--out", str(out))
     assert again.splitlines()[0] == f"cli: 2 games (0 played now) in {out / 'cli'}"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "html"])
+def test_run_in_a_format_for_programs_prints_the_table_alone(tmp_path: Path, fmt: str) -> None:
+    """The summary line came first on stdout, so `arena run --format json | jq` failed."""
+    config = tmp_path / "cfg.yaml"
+    config.write_text("name: cli\nvariant: indian13\noptions: {players: 2}\nbots:\n"
+                      "  - {name: greedy, module: greedy}\n  - {name: random, module: random}\n"
+                      "format: {games: 2}\nseed: 3\nworkers: 1\n", "utf-8")
+    out = tmp_path / "out"
+    done = runner.invoke(app, ["run", str(config), "--out", str(out), "--format", fmt])
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr == f"cli: 2 games (2 played now) in {out / 'cli'}\n"
+    assert done.stdout == ok("leaderboard", str(out / "cli"), "--format", fmt)
+    if fmt == "json":
+        assert [row["bot"] for row in json.loads(done.stdout)] == ["greedy", "random"]
 
 
 @pytest.mark.parametrize("args", [[], ["--help"], ["run", "--help"], ["play", "--help"]])
