@@ -46,7 +46,8 @@ class Step:
     action: str  # the action as recorded ("discard KS"); "" for a deal
     drawn: Card | None  # the card a draw brought into the seat's hand (the seat's secret)
     events: tuple[PublicEvent, ...]  # what every seat saw happen in this step
-    faults: tuple[FaultNote, ...]  # the seat's faults on this decision, before the action
+    faults: tuple[FaultNote, ...]  # noted before the action: the actor's (the action is its
+    # safe action) and any other seat's (one that did not start has no action of its own)
     view: View | None  # what the acting seat was shown for this decision
     after: Table
     ended: RoundSummary | None  # the round this action ended: final hands, penalties

@@ -153,9 +153,11 @@ def _step_lines(s: Step, names: Sequence[str], seat: int | None) -> Iterator[str
         return
     assert s.seat is not None
     who = f"seat {s.seat} ({show.plain(names[s.seat])})"
-    for note in s.faults:
-        yield f"  [bold yellow]{who} fault: {note.kind}[/bold yellow] (the action below " \
-              "was played for it)"
+    for note in s.faults:  # another seat's: no action of its own (a bot that did not start)
+        yield f"  [bold yellow]seat {note.seat} ({show.plain(names[note.seat])}) fault: " \
+              f"{note.kind}[/bold yellow] " + ("(the action below was played for it)"
+                                                if note.seat == s.seat else "(no action of it "
+                                                "here: it did not start, or was stopped)")
     if seat is not None and s.seat != seat:
         yield f"  {who}: {show.plain(public_text(s))}"
     else:

@@ -90,8 +90,11 @@ def _action(step: Step, before: Table) -> Packed:
     public = public_text(step)
     if public != _told(step, seen):
         entry["u"] = public
-    if step.faults:
-        entry["f"] = [str(note.kind) for note in step.faults]
+    if own := [str(note.kind) for note in step.faults if note.seat == step.seat]:
+        entry["f"] = own  # the action is the one played for them
+    if others := [[note.seat, str(note.kind)] for note in step.faults
+                  if note.seat != step.seat]:
+        entry["o"] = others  # another seat's (a bot that did not start): no action of it
     if step.ended is not None:
         entry["r"] = _summary(step.ended)
         return entry

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from arena.cli.app import app
 from arena.records import GameRecord, read_games
 from arena.replay import steps
+from arena.report.replays import packed_steps
 
 runner = CliRunner()
 CONFIG = """\
@@ -111,6 +112,37 @@ def test_faults_are_shown_where_they_happened(tmp_path: Path) -> None:
     assert len(faults) == len(record.fault_log)
     for i in faults:  # the action played for the fault comes next, by the same seat
         assert lines[i + 1].lstrip().startswith("seat 1 (raiser): ")
+
+
+NOT_AT_SEAT_1 = """\
+from bots.random_bot import RandomBot
+
+
+class NotAtSeat1(RandomBot):
+    \"\"\"Starts at seat 0 (so the run's start check passes), never at seat 1.\"\"\"
+
+    def start_game(self, info):
+        if info.seat == 1:
+            raise RuntimeError("start_game broke")
+"""
+
+
+def test_a_seat_that_did_not_start_is_not_blamed_on_the_seat_that_acted(
+        tmp_path: Path) -> None:
+    """Its fault is noted before the first action, which is another seat's: the replay said
+    that seat faulted and played the safe action, and the report marked its step so."""
+    (tmp_path / "nostart.py").write_text(NOT_AT_SEAT_1, "utf-8")
+    folder = tournament(tmp_path, second="nostart", module=f"{tmp_path / 'nostart.py'}"
+                        ":NotAtSeat1")
+    record = next(r for r in read_games(folder / "games.jsonl") if r.seats[1].bot == "nostart")
+    assert [(n.at, n.seat, n.kind) for n in record.fault_log][:1] == [(0, 1, "crash")]
+    lines = shown(str(folder), record.id).splitlines()
+    faults = [line.strip() for line in lines if "fault:" in line]
+    assert faults[0] == "seat 1 (nostart) fault: crash (no action of it here: it did not " \
+        "start, or was stopped)", faults
+    assert not any(line.startswith("seat 0") for line in faults), faults
+    first = packed_steps(steps(record))[1]
+    assert first["s"] == 0 and "f" not in first and first["o"] == [[1, "crash"]], first
 
 
 def test_step_waits_for_enter_and_input_running_out_plays_through(played: Path) -> None:

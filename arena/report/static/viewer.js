@@ -137,6 +137,10 @@
       ui.step.appendChild(element("span", "fault", "Fault: " + kind +
         " (the action shown was played for the seat)"));
     });
+    (entry.o || []).forEach(function (fault) {
+      ui.step.appendChild(element("span", "fault", "Fault of seat " + fault[0] + ": " +
+        fault[1] + " (no action of it here: it did not start, or was stopped)"));
+    });
 
     var ended = entry.r || null;
     ui.ending.hidden = !ended;
