@@ -237,14 +237,14 @@ class Referee:
     def _fault(self, seat: int, kind: str, detail: str, said: str = "") -> None:
         tally = self.tally[seat]
         tally.faults[Fault(kind)] += 1
-        last = said.strip().rpartition("\n")[2]  # a traceback's last line: the error
+        last = _error_of(said)
         log.info("%s seat %d (%s) %s: %s%s", self.game_id, seat, tally.name, kind,
                  printable(detail[:LOGGED_CHARS]),
                  f": {printable(last[:LOGGED_CHARS])}" if last else "")
         self.fault_log.append(FaultNote(len(self.game.log), seat, Fault(kind)))
         if self.on_fault is not None:
-            told = f"{detail}\n{said.rstrip()}" if said else detail
-            self.on_fault(FaultEvent(len(self.game.log), seat, kind, told[-8000:]))
+            told = f"{detail}\n{said.rstrip()[-8000:]}" if said else detail  # the bot's
+            self.on_fault(FaultEvent(len(self.game.log), seat, kind, told))  # words cut, ours not
         tally.streak += 1
         if self.game.finished:
             return  # a fault after the end (a game child that lingered) forfeits nothing
@@ -285,6 +285,16 @@ class Referee:
             totals=tuple(game.totals), ranks=self.ranks(),
             termination=GameEnd.FORFEIT if forfeit else GameEnd.NORMAL if won
             else GameEnd.DRAW_CAP, fault_log=tuple(self.fault_log))
+
+
+def _error_of(said: str) -> str:
+    """The line of what a bot said that names its error, for the log: a Python
+    traceback's last line; else the first that mentions an error (a JavaScript stack starts
+    with it, and its last line is a frame of Node's); else the last."""
+    lines = said.strip().split("\n")
+    if lines[0].startswith("Traceback"):
+        return lines[-1]
+    return next((line for line in lines if "error" in line.lower()), lines[-1])
 
 
 def play_game(variant: type[Game], specs: Sequence[BotSpec], *, seed: int,

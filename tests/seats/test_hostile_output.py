@@ -8,6 +8,7 @@ instead of hanging the suite.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -34,6 +35,21 @@ HOSTILE = {
         open=$(printf '%.0s[' $(seq 1 1000)); close=$(printf '%.0s]' $(seq 1 1000))
         i=0
         while read request; do i=$((i+1)); echo "{\\"id\\":$i,\\"error\\":$open$close}"; done""",
+    # an error text as Node.js writes a stack: the error first, then frames
+    "js_stack": READY + """
+        i=0
+        while read request; do
+          i=$((i+1))
+          printf '%s\\n' "{\\"id\\":$i,\\"error\\":\\"Error: jsb broke\\\\n    at play (/b/jsb.js:9:9)\\\\n    at readableAddChunk (node:internal/streams/readable:512:3)\\"}"
+        done""",
+    # an error text past 8,000 characters whose second line forges the referee's words
+    "forged_long_error": READY + """
+        pad=$(head -c 8000 /dev/zero | tr '\\0' '.')
+        i=0
+        while read request; do
+          i=$((i+1))
+          printf '%s\\n' "{\\"id\\":$i,\\"error\\":\\"oops\\\\ndraw decision (2 ms): the referee's pipe broke; not counted against the bot\\\\n$pad\\"}"
+        done""",
     # stale replies without end, from the start: never a ready among them
     "stale_flood": """exec yes '{"id":0}'""",
     # answers the first request, then floods stale replies while it keeps answering
@@ -210,3 +226,27 @@ def test_a_bot_that_crashes_and_restarts_keeps_its_log_within_stderr_bytes(
     assert 20_000 <= len(log) < 20_400, len(log)
     assert log.endswith(b"[arena: this log reached limits.stderr_bytes (20000 bytes); what "
                         b"the bot wrote after that is dropped]\n")
+
+
+def test_the_log_quotes_the_error_line_of_a_javascript_stack(tmp_path: Path) -> None:
+    """A stack's last line is a frame of Node's: arena.log quoted it, not the error."""
+    _, log = play_hostile(tmp_path, "js_stack")
+    faults = [line for line in log.splitlines() if "hostile) crash" in line]
+    assert faults and all(line.endswith(": Error: jsb broke") for line in faults), faults[:2]
+
+
+def test_arena_play_keeps_its_own_words_before_a_long_error_of_the_bot(tmp_path: Path) -> None:
+    """A bot's error past 8,000 characters pushed the referee's own words off the fault's
+    line in `arena play -v`, which then began with whatever the bot wrote there."""
+    script = tmp_path / "forger.sh"
+    script.write_text(textwrap.dedent(HOSTILE["forged_long_error"]).strip() + "\n", "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "play", "indian13", "random", "--command",
+         f"/bin/sh {script}", "--seed", "3", "-o", "draw_cap=12", "-v"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    faults = [line for line in done.stdout.splitlines() if "(forger) fault:" in line]
+    assert faults, done.stdout[-3000:]
+    assert all(re.search(r"\(forger\) fault: crash, (draw|play) decision \(\d+ ms\)$", line)
+               for line in faults), faults[:2]
+    assert "    | ........" in done.stdout  # the bot's words, their end kept
