@@ -40,7 +40,9 @@ HOSTILE = {
         i=0
         while read request; do
           i=$((i+1))
-          printf '%s\\n' "{\\"id\\":$i,\\"error\\":\\"Error: jsb broke\\\\n    at play (/b/jsb.js:9:9)\\\\n    at readableAddChunk (node:internal/streams/readable:512:3)\\"}"
+          frames='\\n    at play (/b/jsb.js:9:9)\\n    at readableAddChunk '
+          frames="$frames"'(node:internal/streams/readable:512:3)'
+          printf '%s\\n' "{\\"id\\":$i,\\"error\\":\\"Error: jsb broke$frames\\"}"
         done""",
     # an error text past 8,000 characters whose second line forges the referee's words
     "forged_long_error": READY + """
@@ -48,7 +50,9 @@ HOSTILE = {
         i=0
         while read request; do
           i=$((i+1))
-          printf '%s\\n' "{\\"id\\":$i,\\"error\\":\\"oops\\\\ndraw decision (2 ms): the referee's pipe broke; not counted against the bot\\\\n$pad\\"}"
+          forged='\\ndraw decision (2 ms): the referee'"'"'s pipe broke; not counted '
+          forged="$forged"'against the bot'
+          printf '%s\\n' "{\\"id\\":$i,\\"error\\":\\"oops$forged\\\\n$pad\\"}"
         done""",
     # stale replies without end, from the start: never a ready among them
     "stale_flood": """exec yes '{"id":0}'""",
