@@ -236,8 +236,19 @@ def play(cls: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineRe
 
 
 def _send(stdout: BinaryIO, reply: dict[str, Any]) -> None:
-    stdout.write(encode_line(reply))
+    try:
+        data = encode_line(reply)
+    except TypeError:  # a lone surrogate in the bot's text, which UTF-8 cannot carry
+        data = encode_line({key: _escaped(value) for key, value in reply.items()})
+    stdout.write(data)
     stdout.flush()
+
+
+def _escaped(value: Any) -> Any:
+    """Text with each lone surrogate written as its escape (``\\ud800``), as the referee's
+    log shows a bot's other odd characters; the error it was part of is kept."""
+    return value.encode("utf-8", "backslashreplace").decode() if isinstance(value, str) \
+        else value
 
 
 def _forget_game() -> None:

@@ -254,3 +254,43 @@ def test_arena_play_keeps_its_own_words_before_a_long_error_of_the_bot(tmp_path:
     assert all(re.search(r"\(forger\) fault: crash, (draw|play) decision \(\d+ ms\)$", line)
                for line in faults), faults[:2]
     assert "    | ........" in done.stdout  # the bot's words, their end kept
+
+
+SURROGATES = """\
+from arena.actions import Draw, Play
+
+
+class Bot:
+    \"\"\"Raises at its 3rd draw, answers a text with a lone surrogate at its 5th.\"\"\"
+
+    n = 0
+
+    def draw(self, view):
+        self.n += 1
+        if self.n == 3:
+            raise RuntimeError("my own error \\ud800")
+        return "stock\\udc80" if self.n == 5 else Draw("stock")
+
+    def play(self, view):
+        return Play(discard=view.drawn if view.drawn_from == "stock" else view.discardable[-1])
+"""
+
+
+def test_a_lone_surrogate_in_what_a_python_bot_says_is_escaped_not_a_crash_of_its_host(
+        tmp_path: Path) -> None:
+    """Isolated, the host's encoder refused a lone surrogate: the bot's error was lost (a
+    traceback of the arena's in its log instead), its game child died and it restarted
+    without its memory, and an answer holding one counted as a crash, not unreadable."""
+    (tmp_path / "surr.py").write_text(SURROGATES, "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "play", "indian13", "random", "surr.py:Bot",
+         "--isolation", "process", "--logs", "logs", "--seed", "3", "-o", "draw_cap=14", "-v"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    faults = [line.strip() for line in done.stdout.splitlines() if "(Bot) fault:" in line]
+    assert [line.split(",")[0] for line in faults] == ["seat 1 (Bot) fault: crash",
+                                                       "seat 1 (Bot) fault: unreadable"], faults
+    assert "RuntimeError: my own error \\ud800" in done.stdout
+    assert "stock\\\\udc80" in faults[1] or "stock\\udc80" in faults[1], faults[1]
+    log = (tmp_path / "logs" / "Bot.stderr.log").read_text("utf-8", "replace")
+    assert "encode_line" not in log and "surrogates not allowed" not in log, log[-2000:]
