@@ -166,8 +166,9 @@ class Referee:
 
     def _notify_all(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> None:
         for seat, s in enumerate(self.seats):  # a forfeited seat is told too: its game ends
-            if s.notify(hook, arg) and not self.tally[seat].forfeit:
-                self._fault(seat, "crash", f"{hook} failed")
+            if (kind := s.notify(hook, arg)) and not self.tally[seat].forfeit:
+                self._fault(seat, kind, f"{hook} failed" if kind == "crash" else
+                            f"{hook} still busy past grace_ms: stopped")
 
     def _turn_step(self, seat: int) -> None:
         """Ask ``seat`` for its current decision and apply the answer or the fault action."""

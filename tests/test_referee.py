@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -277,6 +280,41 @@ def test_com_8_late_answer_is_ignored() -> None:
     mine = [line for line in record.actions if line.startswith(f"{FAULTY_SEAT} ")]
     assert f"{FAULTY_SEAT} discard" not in mine
     assert record.seats[FAULTY_SEAT].time_max_ms >= 60
+
+
+STUCK_GAME = """
+import json, sys
+from arena.referee import Clock, FaultPolicy, play_game
+from arena.seats.bot import BotSpec
+from arena.seats.seat import Limits
+from arena.variants import find_variant
+bot, notes = sys.argv[1], sys.argv[2]
+seats = [BotSpec("stock", bot + ":StockBot"), BotSpec("stuck", bot + ":" + sys.argv[3],
+                                                     {"path": notes} if notes else {})]
+record = play_game(find_variant("indian13"), seats, seed=21, options={"players": 2,
+                   "draw_cap": 24}, clock=Clock(draw_ms=200, play_ms=200),
+                   limits=Limits(grace_ms=300), faults=FaultPolicy(forfeit_after_consecutive=3))
+print(record.to_json())
+"""
+
+
+@pytest.mark.parametrize("cls", ["Spinner", "SpinningHook"])
+def test_com_8_a_trusted_bot_stuck_in_a_loop_is_stopped_and_started_again(
+        tmp_path: Path, cls: str) -> None:
+    """In process, a bot that never returned hung the game for good (`arena play`, and an
+    inprocess tournament); it is stopped grace_ms past its clock, a timeout, and started
+    again, as an isolated bot is. (In a subprocess: a hang fails the test, not the run.)"""
+    notes = tmp_path / "starts.txt" if cls == "Spinner" else None
+    done = subprocess.run([sys.executable, "-c", STUCK_GAME, bot_target("x").split(":")[0],
+                           str(notes or ""), cls],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    stuck = json.loads(done.stdout)["seats"][1]
+    if cls == "Spinner":
+        assert stuck["faults"]["timeout"] == 3 and stuck.get("forfeit"), stuck
+        assert notes is not None and notes.read_text().count("started") == 4  # 1 + 1 a stop
+    else:
+        assert stuck["faults"]["timeout"] >= 1 and not stuck.get("forfeit"), stuck
 
 
 def test_com_8_answers_within_the_clock_are_no_fault() -> None:

@@ -47,7 +47,7 @@ def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = No
     ``hide``: folders its confined bot sees empty even where it may read (the results)."""
     stderr = None if stderr_dir is None else Path(stderr_dir) / f"{spec.name}.stderr.log"
     if isolation == "inprocess" and spec.command is None:
-        return InProcessSeat(spec, stderr=stderr)
+        return InProcessSeat(spec, stderr=stderr, limits=limits)
     harden_self()  # the bot may not read this process's memory (it holds every hand)
     command = list(spec.command) if spec.command is not None else host_command(spec)
     return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),

@@ -9,11 +9,16 @@ period; :mod:`arena.seats.make` builds either.
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from types import FrameType
+from typing import Any, NamedTuple, TypeVar
 
 from arena.actions import Draw, Play
 from arena.engine.view import RoundSummary, View
@@ -62,25 +67,97 @@ class Confinement:
         return args
 
 
+class Overran(BaseException):
+    """Raised in a trusted bot still busy ``grace_ms`` past its clock: a BaseException, so
+    that the bot's own ``except Exception`` lets it through."""
+
+
+T = TypeVar("T")
+TICK_S = 0.1  # how often a timer checks the deadline of the bot being called
+
+
+class _Watch:
+    """The deadline of the trusted bot being called, checked by a ticking timer: setting it
+    costs an assignment, where arming a timer for each decision cost two system calls."""
+
+    deadline = 0.0  # monotonic seconds; 0: no bot is being called
+    ticking = False
+
+
+def _on_tick(signum: int, frame: FrameType | None) -> None:
+    """Stop the bot past its deadline where it is (again at each tick, should it swallow
+    Overran), unless the tick landed in the seat's own code, which must run on."""
+    if _Watch.deadline and time.monotonic() > _Watch.deadline and frame is not None and \
+            frame.f_code not in OWN_CODE:
+        raise Overran
+
+
+def bounded(seconds: float, call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)``, stopped by :class:`Overran` about ``seconds`` on, where a timer can
+    interrupt it (the main thread of a process: a pool worker, ``arena play``); elsewhere
+    (a Dask worker's thread) unbounded."""
+    if not _Watch.ticking:
+        if threading.current_thread() is not threading.main_thread():
+            return call(*args)
+        signal.signal(signal.SIGALRM, _on_tick)
+        signal.setitimer(signal.ITIMER_REAL, TICK_S, TICK_S)
+        _Watch.ticking = True
+    _Watch.deadline = time.monotonic() + seconds
+    try:
+        return call(*args)
+    finally:
+        _Watch.deadline = 0.0
+
+
+def stop_watch() -> None:
+    """Stop the ticks once a game's trusted bots are done (a forked child has none)."""
+    if _Watch.ticking:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _Watch.ticking = False
+
+
+def _forget_ticks() -> None:
+    """A forked child has no timer of its parent's: the next call starts its own."""
+    _Watch.ticking, _Watch.deadline = False, 0.0
+
+
+os.register_at_fork(after_in_child=_forget_ticks)
+OWN_CODE = {bounded.__code__}
+
+
 class InProcessSeat:
     """A trusted bot called directly: fast, but it shares this process. What it raises is
-    appended to its stderr log, as an isolated bot's traceback would be."""
+    appended to its stderr log, as an isolated bot's traceback would be; one still busy
+    ``grace_ms`` past its clock is stopped and started again, as an isolated one is."""
 
-    def __init__(self, spec: BotSpec, *, stderr: Path | None = None) -> None:
+    def __init__(self, spec: BotSpec, *, stderr: Path | None = None,
+                 limits: Limits | None = None) -> None:
         self.spec = spec
         self.stderr_path = stderr
+        self.limits = limits or Limits()
         self.bot: Bot | None = None
+        self.info: GameInfo | None = None
 
     def start(self, info: GameInfo) -> str | None:
         """Make the game's bot instance; a fault kind if it cannot start."""
+        self.info = info
         try:
-            self.bot = self.spec.make()
-            call_hook(self.bot, "start_game", info)
+            self.bot = bounded(self.limits.startup_ms / 1000, self._made, info)
+        except Overran:
+            self.bot = None
+            self._note(f"stopped: still starting after {self.limits.startup_ms} ms "
+                       "(limits.startup_ms)")
+            return "crash"
         except BOT_FAILURES as exc:
             self.bot = None
             self._log(exc)
             return "crash"
         return None
+
+    def _made(self, info: GameInfo) -> Bot:
+        bot = self.spec.make()
+        call_hook(bot, "start_game", info)
+        return bot
 
     def begin(self, info: GameInfo) -> str | None:
         """As :meth:`start` (nothing to wait for in process)."""
@@ -94,19 +171,39 @@ class InProcessSeat:
         """The bot's answer (object or text), or a fault kind."""
         if self.bot is None:
             return Answer(None, "crash", 0.0, "the bot did not start")
+        decide = self.bot.draw if view.decision == "draw" else self.bot.play
         start = time.perf_counter()
         try:
-            answer = self.bot.draw(view) if view.decision == "draw" else self.bot.play(view)
+            answer = bounded((limit_ms + self.limits.grace_ms) / 1000, decide, view)
+        except Overran:
+            return self._stopped(start)
         except BOT_FAILURES as exc:
             return Answer(None, "crash", (time.perf_counter() - start) * 1000, self._log(exc))
         elapsed = (time.perf_counter() - start) * 1000
         return Answer(None, "timeout", elapsed) if elapsed > limit_ms else \
             Answer(answer, None, elapsed)
 
+    def _stopped(self, start: float) -> Answer:
+        """A timeout for a bot stopped in its decision, started again for the next (its
+        state, cut midway, cannot be trusted), as an isolated bot is."""
+        elapsed = (time.perf_counter() - start) * 1000
+        why = (f"the bot was stopped: still busy {self.limits.grace_ms} ms past its clock "
+               "(grace_ms), stuck in a decision; started again")
+        self._note(why)
+        if self.info is not None and self.start(self.info) is not None:
+            return Answer(None, "timeout", elapsed, why, dead=True)
+        return Answer(None, "timeout", elapsed, why)
+
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
         """An end-of-round or end-of-game hook; a fault kind if it raised."""
         try:
-            call_hook(self.bot, hook, arg)
+            bounded(self.limits.grace_ms / 1000, call_hook, self.bot, hook, arg)
+        except Overran:
+            self._note(f"the bot was stopped: {hook} still busy after {self.limits.grace_ms} "
+                       "ms (grace_ms); started again")
+            if self.info is not None:
+                self.start(self.info)
+            return "timeout"
         except BOT_FAILURES as exc:
             self._log(exc)
             return "crash"
@@ -114,11 +211,14 @@ class InProcessSeat:
 
     def _log(self, exc: BaseException) -> str:
         """The traceback, appended to the bot's stderr log (if it has one) and returned."""
-        text = "".join(traceback.format_exception(exc))
+        return self._note("".join(traceback.format_exception(exc)))
+
+    def _note(self, text: str) -> str:
+        """Append to the bot's stderr log (if it has one); the text."""
         if self.stderr_path is not None:
             self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
             with self.stderr_path.open("a", encoding="utf-8") as log:
-                log.write(text)
+                log.write(text if text.endswith("\n") else text + "\n")
         return text
 
     def launch(self) -> None:
@@ -132,5 +232,6 @@ class InProcessSeat:
         """Nothing runs on after its game."""
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Stop the deadline's ticks."""
+        stop_watch()
         self.bot = None

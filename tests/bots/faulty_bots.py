@@ -188,3 +188,29 @@ class ProcessEnder(StockBot):
 
     def draw(self, view: View) -> Draw:
         os._exit(3)
+
+
+class Spinner(StockBot):
+    """Loops for ever in its draw decision, swallowing any Exception (a student's search
+    without an exit), and notes each start in ``path``: it is stopped, then started anew."""
+
+    def __init__(self, path: str = "") -> None:
+        self.path = path
+        if path:
+            with open(path, "a", encoding="utf-8") as notes:
+                notes.write("started\n")
+
+    def draw(self, view: View) -> str:
+        while True:
+            try:  # noqa: SIM105 - the mistake this bot shows
+                sum(range(1000))
+            except Exception:
+                pass
+
+
+class SpinningHook(StockBot):
+    """Plays at once, then loops for ever in its end-of-round hook."""
+
+    def end_round(self, summary: RoundSummary) -> None:
+        while True:
+            time.sleep(0.01)
