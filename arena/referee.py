@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from arena.actions import Action, Draw, Play, parse_action
+from arena.cards import Card
 from arena.engine.game import Game
 from arena.engine.results import Fault, GameEnd
 from arena.engine.view import RoundSummary
@@ -227,6 +228,10 @@ class Referee:
         try:
             if isinstance(answer, str):
                 return _parsed(answer, view.decision)
+            if isinstance(answer, Play) and (answer.lays_anything or
+                                             type(answer.discard) is not Card):
+                return _parsed(str(answer), view.decision)  # read as an isolated seat's
+                # host sends it: Play(discard="QC") played there and was refused here
             if isinstance(answer, Draw | Play):
                 return answer
             raise TypeError(f"expected a Draw, a Play or their text, got "

@@ -274,6 +274,16 @@ def test_isolated_seats_play_the_same_game() -> None:
     assert _without_timing(here) == _without_timing(apart)
 
 
+def test_a_play_holding_card_text_plays_alike_in_both_modes() -> None:
+    """A bot returning Play(discard="QC") played in its own process (the host sends the
+    action as text) and in process was refused: "IND-16: QC is not in the hand"."""
+    seats = [RANDOM, BotSpec("text", bot_target("TextDiscarder"))]
+    here = play_game(Indian13, seats, seed=9, options={"players": 2})
+    apart = play_game(Indian13, seats, seed=9, options={"players": 2}, isolation="process")
+    assert sum(here.seats[1].faults.values()) == 0, here.seats[1]
+    assert _without_timing(here) == _without_timing(apart)
+
+
 def test_com_8_late_answer_is_ignored() -> None:
     """COM-8: a slow draw asking for the discard is not applied; the safe stock draw is."""
     record = _faulty_game("SlowDrawer", clock=FAST, draw_cap=SLOW_GAME_DRAWS, delay=0.3)

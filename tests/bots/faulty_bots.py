@@ -214,3 +214,11 @@ class SpinningHook(StockBot):
     def end_round(self, summary: RoundSummary) -> None:
         while True:
             time.sleep(0.01)
+
+
+class TextDiscarder(StockBot):
+    """Discards by the card's text (``Play(discard="QC")``), not a Card: the isolated host
+    sends it as text, so it plays; in process it has to play the same."""
+
+    def play(self, view: View) -> Play:
+        return Play(discard=str(view.hand[0]))  # type: ignore[arg-type]
