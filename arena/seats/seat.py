@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -137,12 +138,13 @@ class InProcessSeat:
         self.limits = limits or Limits()
         self.bot: Bot | None = None
         self.info: GameInfo | None = None
+        self.out = None if stderr is None else BotLog(stderr, self.limits.stderr_bytes)
 
     def start(self, info: GameInfo) -> str | None:
         """Make the game's bot instance; a fault kind if it cannot start."""
         self.info = info
         try:
-            self.bot = bounded(self.limits.startup_ms / 1000, self._made, info)
+            self.bot = self._run(self.limits.startup_ms / 1000, self._made, info)
         except Overran:
             self.bot = None
             self._note(f"stopped: still starting after {self.limits.startup_ms} ms "
@@ -153,6 +155,18 @@ class InProcessSeat:
             self._log(exc)
             return "crash"
         return None
+
+    def _run(self, seconds: float, call: Callable[..., T], *args: Any) -> T:
+        """``bounded``, with what the bot prints going to its log, as an isolated bot's
+        does (it went to arena run's stdout, into a csv or json leaderboard)."""
+        if self.out is None:
+            return bounded(seconds, call, *args)
+        saved = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = self.out
+        try:
+            return bounded(seconds, call, *args)
+        finally:
+            sys.stdout, sys.stderr = saved
 
     def _made(self, info: GameInfo) -> Bot:
         bot = self.spec.make()
@@ -174,7 +188,7 @@ class InProcessSeat:
         decide = self.bot.draw if view.decision == "draw" else self.bot.play
         start = time.perf_counter()
         try:
-            answer = bounded((limit_ms + self.limits.grace_ms) / 1000, decide, view)
+            answer = self._run((limit_ms + self.limits.grace_ms) / 1000, decide, view)
         except Overran:
             return self._stopped(start)
         except BOT_FAILURES as exc:
@@ -197,7 +211,7 @@ class InProcessSeat:
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
         """An end-of-round or end-of-game hook; a fault kind if it raised."""
         try:
-            bounded(self.limits.grace_ms / 1000, call_hook, self.bot, hook, arg)
+            self._run(self.limits.grace_ms / 1000, call_hook, self.bot, hook, arg)
         except Overran:
             self._note(f"the bot was stopped: {hook} still busy after {self.limits.grace_ms} "
                        "ms (grace_ms); started again")
@@ -211,14 +225,16 @@ class InProcessSeat:
 
     def _log(self, exc: BaseException) -> str:
         """The traceback, appended to the bot's stderr log (if it has one) and returned."""
-        return self._note("".join(traceback.format_exception(exc)))
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename == __file__ and \
+                tb.tb_next is not None:  # the seat's own frames: not the bot's story
+            tb = tb.tb_next
+        return self._note("".join(traceback.format_exception(type(exc), exc, tb)))
 
     def _note(self, text: str) -> str:
         """Append to the bot's stderr log (if it has one); the text."""
-        if self.stderr_path is not None:
-            self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
-            with self.stderr_path.open("a", encoding="utf-8") as log:
-                log.write(text if text.endswith("\n") else text + "\n")
+        if self.out is not None:
+            self.out.write(text if text.endswith("\n") else text + "\n")
         return text
 
     def launch(self) -> None:
@@ -232,6 +248,45 @@ class InProcessSeat:
         """Nothing runs on after its game."""
 
     def close(self) -> None:
-        """Stop the deadline's ticks."""
+        """Stop the deadline's ticks, close the log."""
         stop_watch()
+        if self.out is not None:
+            self.out.close()
+
+
+class BotLog:
+    """A trusted bot's stderr log as its ``sys.stdout`` and ``sys.stderr``: opened at the
+    first write (a bot that says nothing leaves no file), kept to ``cap`` bytes as an
+    isolated bot's is, with a line that says when the rest was dropped."""
+
+    def __init__(self, path: Path, cap: int) -> None:
+        self.path, self.cap = path, cap
+        self.file: Any = None
+        self.kept = 0
+
+    def write(self, text: str) -> int:
+        if self.file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = self.path.open("ab", buffering=0)  # lines of two workers whole
+            self.kept = self.file.seek(0, os.SEEK_END)
+        data = text.encode("utf-8", "backslashreplace")
+        if self.kept < self.cap:
+            self.file.write(data[:self.cap - self.kept])
+            self.kept += len(data)
+            if self.kept >= self.cap:
+                self.file.write(f"\n[arena: this log reached limits.stderr_bytes ({self.cap} "
+                                "bytes); what the bot wrote after that is dropped]\n".encode())
+        return len(text)
+
+    def flush(self) -> None:
+        if self.file is not None:
+            self.file.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
         self.bot = None

@@ -222,3 +222,12 @@ class TextDiscarder(StockBot):
 
     def play(self, view: View) -> Play:
         return Play(discard=str(view.hand[0]))  # type: ignore[arg-type]
+
+
+class Printer(StockBot):
+    """Prints at every draw, as a student debugging does, to stdout and to stderr."""
+
+    def draw(self, view: View) -> str:
+        print(f"debug: thinking about {len(view.hand)} cards")
+        print("debug: on stderr", file=sys.stderr)
+        return "stock"

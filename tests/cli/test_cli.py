@@ -353,6 +353,27 @@ def test_run_in_a_format_for_programs_prints_the_table_alone(tmp_path: Path, fmt
         assert [row["bot"] for row in json.loads(done.stdout)] == ["greedy", "random"]
 
 
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_what_a_bot_prints_goes_to_its_log_not_into_the_leaderboard(tmp_path: Path,
+                                                                    isolation: str) -> None:
+    """In process, a bot's print() went to arena run's stdout, into a csv or json table."""
+    bots = Path(__file__).parents[1] / "bots" / "faulty_bots.py"
+    config = tmp_path / "cfg.yaml"
+    config.write_text(f"name: cli\nvariant: indian13\noptions: {{players: 2, draw_cap: 12}}\n"
+                      f"bots:\n  - {{name: printer, module: '{bots}:Printer'}}\n"
+                      "  - {name: random, module: random}\n"
+                      f"format: {{games: 2}}\nseed: 3\nworkers: 2\nisolation: {isolation}\n",
+                      "utf-8")
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "run", str(config), "--out",
+                           str(tmp_path / "out"), "--format", "csv"],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("rank,bot,"), done.stdout[:300]
+    assert "debug" not in done.stdout + done.stderr
+    log = (tmp_path / "out" / "cli" / "logs" / "printer.stderr.log").read_text("utf-8")
+    assert "debug: thinking about 13 cards" in log and "debug: on stderr" in log
+
+
 @pytest.mark.parametrize("args", [[], ["--help"], ["run", "--help"], ["play", "--help"]])
 def test_help_exits_0(args: list[str]) -> None:
     out = ok(*args)
