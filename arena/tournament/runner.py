@@ -140,8 +140,20 @@ def _changed(before: Any, now: dict[str, Any]) -> list[str]:
     down to the bot: "bots" alone sent the organiser looking through every bot."""
     before = before if isinstance(before, dict) else {}
     return [f"bots ({_bots_changed(before['bots'], value)})"
-            if key == "bots" and isinstance(before.get(key), list) else key
+            if key == "bots" and isinstance(before.get(key), list) else
+            _what_changed(key, before.get(key), value)
             for key, value in now.items() if before.get(key) != value]
+
+
+def _what_changed(key: str, before: Any, now: Any) -> str:
+    """``format.games 20 before, 2 now``: "format" alone read as the --format option, and
+    hid that an earlier run's --games had made the difference."""
+    if isinstance(before, dict) and isinstance(now, dict):
+        return ", ".join(_what_changed(f"{key}.{k}", before.get(k), now.get(k))
+                         for k in {**before, **now} if before.get(k) != now.get(k))
+    if key == "seed" or isinstance(now, dict | list):  # a seed is not for the console
+        return key
+    return f"{key} {shown(before)} before, {shown(now)} now"
 
 
 def _bots_changed(before: list[Any], now: list[dict[str, Any]]) -> str:

@@ -257,9 +257,11 @@ def test_changed_config_is_refused_until_fresh(tmp_path: Path, change: dict[str,
 
 def test_a_drawn_seed_is_not_named_changed_when_the_format_is(tmp_path: Path) -> None:
     """Without seed: in the config, a run with another --games drew a new seed and said
-    "changed: format; seed": the organiser had changed no seed."""
+    "changed: format; seed": the organiser had changed no seed. It names the key and both
+    values ("format" alone read as the --format option)."""
     run_tournament(make_config(tmp_path, seed=None), progress=False)
-    with pytest.raises(BadInput, match=r"\(changed: format\); run again with --fresh"):
+    with pytest.raises(BadInput, match=r"\(changed: format.games 2 before, 4 now\); run "
+                       "again with --fresh"):
         run_tournament(make_config(tmp_path, "more.yaml", seed=None, games=4), progress=False)
 
 
