@@ -95,8 +95,8 @@ def check_name(name: str) -> None:
         raise BadInput(f"bot name {shown(name)}: expected a letter, then letters, digits, '_' or "
                        "'-' (at most 64 characters)")
     if name in BUILTIN_BOTS:
-        raise BadInput(f"bot name {name!r}: its tournament already seats a built-in bot of that "
-                       "name; expected another name")
+        raise BadInput(f"bot name {name!r}: a built-in bot's ({', '.join(BUILTIN_BOTS)}), "
+                       "which configs and arena play would take for it; expected another name")
 
 
 def parent_folder(directory: str | None) -> Path:
