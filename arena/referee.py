@@ -161,7 +161,9 @@ class Referee:
                 s.stop()
                 continue
             fault = s.ended(deadline)
-            if fault:
+            if fault == "crash":  # it said so in its log, as at any decision
+                self._fault(seat, fault, "end_game failed")
+            elif fault:
                 self._fault(seat, fault, f"its game went on {END_GRACE_S + ENDED_WAIT_S:g} s "
                                          "after end_game: killed")
 

@@ -337,6 +337,17 @@ def test_com_6_crashing_hook_counts_as_a_crash() -> None:
     assert record.seats[FAULTY_SEAT].faults["crash"] == len(record.rounds)
 
 
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_com_6_an_end_game_hook_that_raises_is_a_crash_in_both_modes(
+        isolation: Isolation, caplog: pytest.LogCaptureFixture) -> None:
+    """Isolated, it was logged as a timeout: "its game went on 5 s after end_game"."""
+    with caplog.at_level(logging.INFO, logger="arena.referee"):
+        record = _faulty_game("BrokenEnd", isolation=isolation)
+    assert record.seats[FAULTY_SEAT].faults["crash"] == 1, record.seats[FAULTY_SEAT]
+    assert record.seats[FAULTY_SEAT].faults["timeout"] == 0, record.seats[FAULTY_SEAT]
+    assert "(brokenend) crash: end_game failed" in caplog.text, caplog.text[-2000:]
+
+
 def test_com_6_ind_20_invalid_declaration_is_not_a_fault() -> None:
     """COM-6: an invalid IND declaration is a legal move with its own penalty (IND-20)."""
     record = _faulty_game("InvalidDeclarer")

@@ -412,6 +412,9 @@ class ProcessSeat:
         deadline = max(deadline, time.monotonic() + WORD_S)  # a word already sent is read
         for _ in range(STALE_LINES + 1):
             line = self._read_line(deadline)
+            if line == "crash":  # the host gave up the game: end_game raised in the child
+                self._kill()
+                return "crash"
             if isinstance(line, str):
                 break
             with contextlib.suppress(ValueError, RecursionError):

@@ -231,3 +231,10 @@ class Printer(StockBot):
         print(f"debug: thinking about {len(view.hand)} cards")
         print("debug: on stderr", file=sys.stderr)
         return "stock"
+
+
+class BrokenEnd(StockBot):
+    """Plays well, but its end-of-game hook raises (a crash, COM-6)."""
+
+    def end_game(self, totals: tuple[int, ...]) -> None:
+        raise KeyError("end_game broke")
