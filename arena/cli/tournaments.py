@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -120,10 +121,20 @@ def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
     for bot in faulty_bots(records):
         share = bot.faults / max(bot.decisions, 1)
         lost = f"forfeited {bot.forfeits} of its {bot.games} games and " if bot.forfeits else ""
-        typer.echo(f"arena: warning: bot {bot.bot!r} {lost}faulted on {min(share, 1):.0%} of "
-                   f"its decisions ({bot.faults} faults, mostly {bot.most_common}); see "
-                   f"{logs / (bot.bot + '.stderr.log')} and {logs.parent / 'arena.log'}",
-                   err=True)
+        how = f"on {min(share, 1):.0%} of its decisions" if bot.decisions else \
+            "before making any decision"
+        typer.echo(f"arena: warning: bot {bot.bot!r} {lost}faulted {how} ({bot.faults} faults, "
+                   f"mostly {bot.most_common}); see {_where_to_look(bot.bot, logs)}", err=True)
+
+
+def _where_to_look(bot: str, logs: Path) -> str:
+    """arena.log (a line per fault), and the bot's own log when it wrote one: an illegal or
+    unreadable answer leaves it empty, and the warning sent students to an empty file."""
+    own = logs / f"{bot}.stderr.log"
+    with contextlib.suppress(OSError):
+        if own.stat().st_size:
+            return f"{own} and {logs.parent / 'arena.log'}"
+    return f"{logs.parent / 'arena.log'}"
 
 
 def _warn_if_unconfined(cfg: Config) -> None:

@@ -353,6 +353,22 @@ def test_run_in_a_format_for_programs_prints_the_table_alone(tmp_path: Path, fmt
         assert [row["bot"] for row in json.loads(done.stdout)] == ["greedy", "random"]
 
 
+def test_a_broken_bot_s_warning_names_only_logs_that_say_something(tmp_path: Path) -> None:
+    """An illegal answer leaves nothing in the bot's own log, where the warning sent the
+    student (to an empty file, or to none at all in process)."""
+    bots = Path(__file__).parents[1] / "bots" / "faulty_bots.py"
+    config = tmp_path / "cfg.yaml"
+    config.write_text(f"name: cli\nvariant: indian13\noptions: {{players: 2, draw_cap: 12}}\n"
+                      f"bots:\n  - {{name: illegal, module: '{bots}:IllegalPlay'}}\n"
+                      "  - {name: random, module: random}\n"
+                      "format: {games: 2}\nseed: 3\nworkers: 1\nisolation: inprocess\n",
+                      "utf-8")
+    done = runner.invoke(app, ["run", str(config), "--out", str(tmp_path / "out")])
+    assert done.exit_code == 0, done.stderr
+    warning = next(line for line in done.stderr.splitlines() if "bot 'illegal'" in line)
+    assert warning.endswith(f"mostly illegal); see {tmp_path / 'out' / 'cli' / 'arena.log'}")
+
+
 @pytest.mark.parametrize("isolation", ["inprocess", "process"])
 def test_what_a_bot_prints_goes_to_its_log_not_into_the_leaderboard(tmp_path: Path,
                                                                     isolation: str) -> None:
