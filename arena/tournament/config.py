@@ -213,6 +213,11 @@ def _env_identity(bot: BotSpec) -> dict[str, Any]:
 
 
 
+NOT_CONFIGS = {".py": "a Python file: a bot is named in a config's bots", ".js": "a "
+               "JavaScript file: a bot is named in a config's bots", ".jsonl": "a file of game "
+               "records: arena leaderboard and arena replay read those"}
+
+
 def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Config:
     """Read and validate a tournament config file."""
     file = Path(path)
@@ -221,6 +226,9 @@ def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None)
     except OSError as exc:
         raise BadInput(f"{file}: cannot read the config ({exc.strerror or exc})") from exc
     except safe_yaml.BadYaml as exc:
+        if file.suffix in NOT_CONFIGS:  # a bot or a results file given by mistake
+            raise BadInput(f"{file}: not a config file ({NOT_CONFIGS[file.suffix]}); expected "
+                           "a tournament's YAML file, such as configs/quickstart.yaml") from exc
         raise exc.at(file) from exc
     where = _Where(file, node)
     if not isinstance(raw, dict):

@@ -394,3 +394,21 @@ def test_a_module_after_dash_m_is_no_file(tmp_path: Path) -> None:
     (tmp_path / "bot.py").write_text("", "utf-8")
     assert command_line([sys.executable, "-m", "pkg.bot", "bot.py"], tmp_path) == (
         sys.executable, "-m", "pkg.bot", str(tmp_path / "bot.py"))
+
+
+@pytest.mark.parametrize(("file", "text", "says"), [
+    ("alice.py", "from arena.actions import Draw\n\n\nclass Bot:\n    def draw(self, view):\n"
+                 "        return Draw('stock')\n", "a Python file: a bot is named in a config's"),
+    ("games.jsonl", '{"schema": 3, "id": "a"}\n{"schema": 3, "id": "b"}\n',
+     "a file of game records"),
+])
+def test_a_bot_or_records_given_as_the_config_is_named_so(tmp_path: Path, file: str,
+                                                          text: str, says: str) -> None:
+    """A student's bot file given to arena run got YAML's words: "mapping values are not
+    allowed here"."""
+    path = tmp_path / file
+    path.write_text(text, "utf-8")
+    with pytest.raises(BadInput) as refused:
+        load_config(path)
+    assert str(refused.value).startswith(f"{path}: not a config file ({says}")
+    assert "such as configs/quickstart.yaml" in str(refused.value)
