@@ -66,6 +66,22 @@ def test_the_new_bot_plays_legal_games(variant: str, lang: str, tmp_path: Path) 
     assert [dict(s.faults) for s in seats if any(s.faults.values()) or s.forfeit] == []
 
 
+@pytest.mark.parametrize("variant", [v.name for v in VARIANTS])
+def test_the_python_bot_passes_ruff_and_mypy_strict_as_docs_new_bot_says(
+        variant: str, tmp_path: Path) -> None:
+    """docs/new-bot.md: with an editable install mypy finds the arena through MYPYPATH."""
+    made = arena("new-bot", "lintme", "--variant", variant, "--dir", ".", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    bot = tmp_path / "lintme" / "lintme.py"
+    root = Path(__file__).parents[2]
+    env = {**os.environ, "MYPYPATH": str(root)}
+    for tool in (["ruff", "check", "--no-cache", "--isolated"],
+                 ["mypy", "--strict", "--cache-dir", str(tmp_path / ".mypy")]):
+        done = subprocess.run([sys.executable, "-m", *tool, str(bot)], cwd=tmp_path, env=env,
+                              text=True, capture_output=True, timeout=600, check=False)
+        assert done.returncode == 0, (tool[0], done.stdout[-2000:], done.stderr[-2000:])
+
+
 def refused(*args: str) -> str:
     """Exit 2, nothing on stdout, one `arena: error:` line on stderr; return the message."""
     result = runner.invoke(app, ["new-bot", *args])
