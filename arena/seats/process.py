@@ -229,7 +229,8 @@ class ProcessSeat:
                     return "timeout"
                 continue
             if request_id is None:
-                return msg if msg.get("type") == "ready" else "unreadable"
+                return msg if msg.get("type") == "ready" else \
+                    self._unreadable(f"it wrote {_said(line)}, not the ready message")
             return msg
         return self._unreadable(f"more than {STALE_LINES} late replies in a row")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.game import Game
-from arena.errors import BadInput
+from arena.errors import BadInput, printable
 from arena.seats import confine, sandbox
 from arena.seats.bot import BotSpec, GameInfo, own_folder
 from arena.seats.make import Isolation, make_seat
@@ -50,8 +50,12 @@ def start_problems(specs: Sequence[BotSpec], *, variant: type[Game],
             for seat in seats:
                 seat.close()
         return [_problem(spec, _error_line(Path(logs) / f"{spec.name}.stderr.log",
-                                           waited_ms >= limits.startup_ms))
-                for spec, fault in zip(unique, faults, strict=True) if fault is not None]
+                                           waited_ms >= limits.startup_ms,
+                                           getattr(seat, "unread", "") if
+                                           fault == "unreadable" else "",
+                                           command=spec.command is not None))
+                for spec, seat, fault in zip(unique, seats, faults, strict=True)
+                if fault is not None]
 
 
 def check_bots_start(specs: Sequence[BotSpec], **how: Any) -> None:
@@ -82,8 +86,9 @@ def _too_wide_hint(spec: BotSpec, error: str) -> str:
             f"bot and its modules in a folder of their own)")
 
 
-def _error_line(log: Path, timed_out: bool) -> str:
-    """The first line of the bot's own error, from what it wrote to its stderr."""
+def _error_line(log: Path, timed_out: bool, wrote: str = "", *, command: bool = False) -> str:
+    """The first line of the bot's own error, from what it wrote to its stderr; else what
+    it wrote to stdout in place of its ready (a print: stdout is the protocol's)."""
     try:
         text = log.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -91,8 +96,14 @@ def _error_line(log: Path, timed_out: bool) -> str:
     line = first_error_line(text)
     if line:
         return line
-    return "it did not say ready in time (limits.startup_ms)" if timed_out else \
-        "it exited or answered without saying ready, and wrote nothing to stderr"
+    if wrote:
+        return (f"{printable(wrote)}; stdout carries the protocol's messages alone, write "
+                "anything else to stderr")
+    if timed_out:
+        flush = " (a command bot must flush each line it writes, as print(..., flush=True) " \
+            "does)" if command else ""
+        return f"it did not say ready in time (limits.startup_ms){flush}"
+    return "it exited or answered without saying ready, and wrote nothing to stderr"
 
 
 def first_error_line(text: str) -> str:

@@ -285,6 +285,37 @@ def test_a_bot_that_never_says_ready_is_named(tmp_path: Path) -> None:
                         "(limits.startup_ms)"]
 
 
+CHATTY_START = """\
+import json, sys
+print("starting up"{flush})
+for line in sys.stdin:
+    if json.loads(line).get("type") == "start_game":
+        print(json.dumps({{"type": "ready"}}){flush})
+"""
+
+
+@pytest.mark.parametrize(("flush", "says"), [
+    (", flush=True", "it wrote 'starting up', not a JSON object; stdout carries the "
+                     "protocol's messages alone, write anything else to stderr"),
+    ("", "it did not say ready in time (limits.startup_ms) (a command bot must flush each "
+         "line it writes, as print(..., flush=True) does)"),
+])
+def test_a_command_bot_s_start_error_says_what_it_wrote_or_how_to_flush(
+        tmp_path: Path, flush: str, says: str) -> None:
+    """A print before its ready, or a ready left in its buffer: the error said only that
+    it had not said ready, "and wrote nothing to stderr"."""
+    python = shutil.which("python3", path="/usr/bin:/bin")  # seen inside the confinement
+    if python is None:
+        pytest.skip("no system python3")
+    (tmp_path / "cmdbot.py").write_text(CHATTY_START.format(flush=flush), "utf-8")
+    spec = BotSpec("cmd", command=(python, str(tmp_path / "cmdbot.py")),
+                   origin="bot 0")
+    problems = start_problems([spec], variant=find_variant("indian13"),
+                              options={"players": 2}, isolation="process",
+                              limits=Limits(startup_ms=1500))
+    assert problems == [f"bot 0: bot 'cmd' cannot start: {says}"]
+
+
 @pytest.mark.parametrize(("stderr", "line"), [
     ("arena: warning: solver.py changed after it was compiled\nbad seat count\n",
      "bad seat count"),
