@@ -25,9 +25,20 @@ from arena.seats.seat import Answer
 HUMAN = "human"  # the bot name that seats a person
 Check = Callable[[Action], str | None]  # why an action is refused now, or None
 
-HELP = ("answers: a draw is stock, discard or tournante (what 'legal' lists); a play is "
-        "'discard KS', 'declare 8D' or, where cards are laid, 'meld 9H 10H JK=JH; lay 3 8H; "
-        "discard KS'; 'hint' asks the built-in advice, 'quit' (or Ctrl-D) stops")
+def help_text(view: View) -> str:
+    """The answers this game takes, from the view: Indian Rummy's help spoke of the
+    tournante and of laying, which it has not, and of a 'legal' command there is not."""
+    draws = " or ".join(view.legal_draws) if view.decision == "draw" else "stock or discard"
+    plays = ["'discard KS'"]
+    if "declare" in view.plays:
+        plays.append("'declare 8D' (going out, 8D the last card discarded or set aside)")
+    if "meld" in view.plays or "lay_off" in view.plays:
+        plays.append("'meld 9H 10H JK=JH; lay 3 8H; discard KS' (lay N adds to the table's "
+                     "combination N)")
+    if "take_back" in view.plays:
+        plays.append("'take 2 JK; discard KS' (a joker taken back from combination 2)")
+    return (f"answers: a draw is {draws}; a play is {', or '.join(plays)}; 'hint' asks the "
+            "built-in advice, 'quit' (or Ctrl-D) stops")
 
 
 class HumanSeat:
@@ -147,7 +158,7 @@ class HumanSeat:
         if word == "quit":
             raise Quit
         if word in ("help", "?", ""):
-            return HELP
+            return help_text(view)
         return f"hint: {hint(view)}" if word == "hint" else None
 
     def _refusal(self, view: View, text: str) -> str | None:

@@ -136,3 +136,19 @@ def test_a_hint_is_the_built_in_advice() -> None:
     game = find_variant("indian13")(seed=1, options={"players": 2})
     view = game.view(game.to_act)
     assert hint(view) in view.legal_draws
+
+
+@pytest.mark.parametrize(("variant", "named", "unnamed"), [
+    ("indian13", ["'declare 8D'"], ["tournante", "meld 9H", "lay 3", "take 2", "'legal'"]),
+    ("rummy51", ["meld 9H", "lay 3 8H", "take 2 JK"], ["declare", "'legal'"]),
+])
+def test_help_names_the_answers_of_the_game_in_play(variant: str, named: list[str],
+                                                    unnamed: list[str]) -> None:
+    """Indian Rummy's help offered the tournante, laying and a 'legal' command."""
+    game = find_variant(variant)(seed=4, options={"players": 2})
+    while game.decision != "play":  # the play decision shows what a play may hold
+        game.apply(game.safe_action())
+    text = HumanSeat(console(), read=lambda prompt: "")._told(game.view(game.to_act), "help")
+    assert text is not None and text.startswith("answers: a draw is stock or discard; a play is")
+    assert all(word in text for word in named), text
+    assert not any(word in text for word in unnamed), text
