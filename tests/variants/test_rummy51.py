@@ -1045,3 +1045,23 @@ def test_an_accepted_play_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> No
     calls.clear()
     assert play(game, OPEN_AND_TAKE) is None and game.best_opening == 70
     assert len(calls) == 1
+
+
+def test_r51_7_and_r51_13_refusals_say_what_is_wrong_not_more() -> None:
+    """A discard not held, with nothing laid, was refused as 'not in the hand after laying';
+    a lay onto an empty table as 'the table has combinations 0 to -1'."""
+    game = Rummy51(seed=5)
+    held = game.hands[game.to_act]
+    other = next(c for c in game.all_cards() if c not in held)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(Play(discard=other))
+    assert str(refused.value) == f"R51-7: {other} is not in the hand"
+    for _ in range(13):  # past the first cycle (R51-8), the table still empty
+        game.apply(game.safe_action())
+    while game.decision != "play":
+        game.apply(game.safe_action())
+    assert game.table == []
+    hand = game.hands[game.to_act]
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(Play(discard=hand[0], layoffs=(LayOff(0, (Placed(hand[1]),)),)))
+    assert str(refused.value) == f"R51-13: lay 0 {hand[1]}: the table has no combination yet"

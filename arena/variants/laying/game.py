@@ -177,8 +177,9 @@ class LayingGame(Game):
         if card is None:
             raise IllegalAction("the play must end with a discard", rule=rules.rule("turn"))
         if card not in laid.hand:
-            raise IllegalAction(f"{card} is not in the hand after laying; a card must be left "
-                                "for the discard", rule=rules.rule("turn"))
+            why = ("is not in the hand after laying; a card must be left for the discard"
+                   if play.lays_anything else "is not in the hand")
+            raise IllegalAction(f"{card} {why}", rule=rules.rule("turn"))
         if self.turn.source in ("discard", "tournante") and card == self.turn.drawn:
             raise IllegalAction(f"{card} was taken from the {self.turn.source} this turn and "
                                 "may not be discarded", rule="COM-11")

@@ -50,8 +50,8 @@ def lay_cards(hand: Sequence[Card], table: Sequence[TableMeld], play: Play,
 
     def at(index: int, where: str) -> int:
         if not 0 <= index < start:
-            raise IllegalAction(f"{where}: the table has combinations 0 to {start - 1}",
-                                rule=rules.rule("rights"))
+            held = f"combinations 0 to {start - 1}" if start else "no combination yet"
+            raise IllegalAction(f"{where}: the table has {held}", rule=rules.rule("rights"))
         return index
 
     for tb in play.takebacks:
