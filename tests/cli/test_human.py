@@ -152,3 +152,13 @@ def test_help_names_the_answers_of_the_game_in_play(variant: str, named: list[st
     assert text is not None and text.startswith("answers: a draw is stock or discard; a play is")
     assert all(word in text for word in named), text
     assert not any(word in text for word in unnamed), text
+
+
+def test_a_round_s_end_says_why_in_words() -> None:
+    """An invalid declaration ended the round as "(last_player)", and nothing said why."""
+    runner = CliRunner()
+    done = runner.invoke(app, ["play", "indian13", "human", "greedy", "--seed", "7"],
+                         input="stock\ndeclare 2C\n")
+    assert "round 1 ends (last_player: one seat is left, the others eliminated; an invalid " \
+        "declaration eliminates its declarer, IND-20): penalties [80, 0]" in done.stdout, \
+        done.stdout[-2000:]
