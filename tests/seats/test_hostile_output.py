@@ -190,17 +190,23 @@ def test_a_reply_with_the_wrong_id_is_refused_at_once_not_waited_past(tmp_path: 
     assert f"its reply carries id {sent}; expected 1, the id of the request it answers" in log
 
 
-def test_arena_play_shows_what_a_bot_says_and_its_file_name_escaped(tmp_path: Path) -> None:
-    """``arena play -v`` printed a bot's error text as it came, and named a command bot after
-    its file as it was named: a participant's file name or error could set the window's
-    title, clear the screen or plant a link."""
-    script = tmp_path / "x\x1b]0;FNAME\x07red.sh"
-    script.write_text(textwrap.dedent(HOSTILE["escapes"]).strip() + "\n", "utf-8")
+def play_verbose(tmp_path: Path, file: str, name: str) -> subprocess.CompletedProcess[str]:
+    """``arena play -v`` of random against the hostile bot ``name``, saved as ``file``."""
+    script = tmp_path / file
+    script.write_text(textwrap.dedent(HOSTILE[name]).strip() + "\n", "utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "arena.cli", "play", "indian13", "random", "--command",
          f"/bin/sh '{script}'", "--seed", "3", "-o", "draw_cap=12", "-v"],
         cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_arena_play_shows_what_a_bot_says_and_its_file_name_escaped(tmp_path: Path) -> None:
+    """``arena play -v`` printed a bot's error text as it came, and named a command bot after
+    its file as it was named: a participant's file name or error could set the window's
+    title, clear the screen or plant a link."""
+    done = play_verbose(tmp_path, "x\x1b]0;FNAME\x07red.sh", "escapes")
     assert not {"\x1b", "\x07", "\r", "\u2028", "\u202e"} & set(done.stdout + done.stderr)
     assert "(x\\x1b]0;FNAME\\x07red) fault: crash, draw decision" in done.stdout
     assert "| \\x1b]0;pwned\\x07\\x1b[2K\\r2026-01-01 forged INFO all good\\u2028" \
@@ -242,13 +248,7 @@ def test_the_log_quotes_the_error_line_of_a_javascript_stack(tmp_path: Path) -> 
 def test_arena_play_keeps_its_own_words_before_a_long_error_of_the_bot(tmp_path: Path) -> None:
     """A bot's error past 8,000 characters pushed the referee's own words off the fault's
     line in `arena play -v`, which then began with whatever the bot wrote there."""
-    script = tmp_path / "forger.sh"
-    script.write_text(textwrap.dedent(HOSTILE["forged_long_error"]).strip() + "\n", "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "play", "indian13", "random", "--command",
-         f"/bin/sh {script}", "--seed", "3", "-o", "draw_cap=12", "-v"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = play_verbose(tmp_path, "forger.sh", "forged_long_error")
     faults = [line for line in done.stdout.splitlines() if "(forger) fault:" in line]
     assert faults, done.stdout[-3000:]
     assert all(re.search(r"\(forger\) fault: crash, (draw|play) decision \(\d+ ms\)$", line)
