@@ -411,18 +411,20 @@ class ProcessSeat:
             self._kill()
             return None
         deadline = max(deadline, time.monotonic() + WORD_S)  # a word already sent is read
+        word = False  # the host's word came (perhaps forged by the game's child)
         for _ in range(STALE_LINES + 1):
             line = self._read_line(deadline)
-            if line == "crash":  # the host gave up the game: end_game raised in the child
-                self._kill()
+            if line == "crash" and not word:  # the host gave up the game, no word said:
+                self._kill()  # end_game raised in the child
                 return "crash"
             if isinstance(line, str):
                 break
             with contextlib.suppress(ValueError, RecursionError):
                 msg = orjson.loads(line)
-                if isinstance(msg, dict) and msg.get("type") == HOST_ENDED and \
-                        self._host_alone(deadline):
-                    return None
+                if isinstance(msg, dict) and msg.get("type") == HOST_ENDED:
+                    word = True
+                    if self._host_alone(deadline):
+                        return None
         self._kill()
         return "timeout"
 
