@@ -745,7 +745,7 @@ class Forger(_Honest):
 
     def end_game(self, totals: tuple[int, ...]) -> None:
         frame = sys._getframe()
-        while frame is not None and not {"reader", "stdout"} <= frame.f_locals.keys():
+        while frame is not None and not {"reader", "stdout"} <= set(frame.f_locals):
             frame = frame.f_back
         if frame is None:
             return  # in process: there is no host to forge
