@@ -30,7 +30,7 @@ from arena.seats.sandbox import (
     new_seat_cgroups,
     new_workdir,
 )
-from arena.seats.seat import Answer, Confinement, Limits
+from arena.seats.seat import Answer, Confinement, Limits, within_cap
 
 MAX_TREE = 256  # processes read to add up a bot's CPU without a cgroup (its cap is 64)
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
@@ -493,12 +493,9 @@ def drain_into(pipe: int, log: Path, cap: int) -> None:
     kept = os.fstat(out.fileno()).st_size if out is not None else 0
     try:
         while chunk := os.read(pipe, 1 << 16):
-            if out is not None and kept < cap:
-                out.write(chunk[:cap - kept])
-                kept += len(chunk)
-                if kept >= cap:
-                    out.write(f"\n[arena: this log reached limits.stderr_bytes ({cap} bytes); "
-                              "what the bot wrote after that is dropped]\n".encode())
+            if out is not None and (taken := within_cap(chunk, kept, cap)):
+                out.write(taken)
+            kept += len(chunk)
     except OSError:
         pass
     finally:

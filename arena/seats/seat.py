@@ -134,7 +134,6 @@ class InProcessSeat:
     def __init__(self, spec: BotSpec, *, stderr: Path | None = None,
                  limits: Limits | None = None) -> None:
         self.spec = spec
-        self.stderr_path = stderr
         self.limits = limits or Limits()
         self.bot: Bot | None = None
         self.info: GameInfo | None = None
@@ -254,6 +253,17 @@ class InProcessSeat:
             self.out.close()
 
 
+def within_cap(data: bytes, kept: int, cap: int) -> bytes:
+    """What of ``data`` a bot's log takes when it holds ``kept`` bytes of at most ``cap``,
+    with a last line when this crosses the cap (both kinds of seat keep their logs so)."""
+    if kept >= cap:
+        return b""
+    if kept + len(data) < cap:
+        return data
+    return data[:cap - kept] + (f"\n[arena: this log reached limits.stderr_bytes ({cap} "
+                                "bytes); what the bot wrote after that is dropped]\n").encode()
+
+
 class BotLog:
     """A trusted bot's stderr log as its ``sys.stdout`` and ``sys.stderr``: opened at the
     first write (a bot that says nothing leaves no file), kept to ``cap`` bytes as an
@@ -270,12 +280,9 @@ class BotLog:
             self.file = self.path.open("ab", buffering=0)  # lines of two workers whole
             self.kept = self.file.seek(0, os.SEEK_END)
         data = text.encode("utf-8", "backslashreplace")
-        if self.kept < self.cap:
-            self.file.write(data[:self.cap - self.kept])
-            self.kept += len(data)
-            if self.kept >= self.cap:
-                self.file.write(f"\n[arena: this log reached limits.stderr_bytes ({self.cap} "
-                                "bytes); what the bot wrote after that is dropped]\n".encode())
+        if kept := within_cap(data, self.kept, self.cap):
+            self.file.write(kept)
+        self.kept += len(data)
         return len(text)
 
     def flush(self) -> None:
