@@ -127,6 +127,9 @@ class Play:
                 elif verb == "take" and len(args) == 2:
                     takebacks.append(TakeBack(int(args[0]), Card.parse(args[1])))
                 elif verb in ("discard", "declare") and len(args) == 1:
+                    if discard is not None:
+                        raise BadInput(f"{' '.join(part)!r} follows another discard or "
+                                       "declare; a play ends with one")
                     discard, declare = Card.parse(args[0]), verb == "declare"
                 else:
                     raise ValueError(verb)

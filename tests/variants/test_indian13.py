@@ -752,6 +752,14 @@ def test_ind_28_match_defaults_to_one_deal() -> None:
     assert game.finished and len(game.results) == 1
 
 
+@pytest.mark.parametrize("text", ["discard 8D; discard 9D", "declare 8D; discard 9D",
+                                  "discard 8D; meld 3C 4C 5C; declare 8D"])
+def test_a_play_has_one_discard_or_declare(text: str) -> None:
+    """A second discard clause used to replace the first without a word; which one was meant?"""
+    with pytest.raises(BadInput, match="follows another discard or declare"):
+        parse_action(text)
+
+
 def test_ind_29_there_is_no_drop() -> None:
     for text in ("drop", "fold", "pass"):
         with pytest.raises(BadInput):
