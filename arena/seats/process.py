@@ -216,10 +216,10 @@ class ProcessSeat:
                 return line
             try:
                 msg = orjson.loads(line)
-            except (ValueError, RecursionError):  # any bytes, any nesting: a fault, no more
-                msg = None
+            except (ValueError, RecursionError) as exc:  # any bytes, any nesting: a fault
+                return self._unreadable(f"{_not_json(exc)}: {_said(line)}")
             if not isinstance(msg, dict):
-                return self._unreadable(f"it wrote {_said(line)}, not a JSON object")
+                return self._unreadable(f"a line that is not a JSON object: {_said(line)}")
             if msg.get("type") == HOST_ENDED:  # the game child exited
                 if request_id is not None:
                     return "crash"  # mid-game, whatever status it gave: its game is gone
@@ -230,7 +230,7 @@ class ProcessSeat:
                 continue
             if request_id is None:
                 return msg if msg.get("type") == "ready" else \
-                    self._unreadable(f"it wrote {_said(line)}, not the ready message")
+                    self._unreadable(f"a line that is not the ready message: {_said(line)}")
             return msg
         return self._unreadable(f"more than {STALE_LINES} late replies in a row")
 
@@ -459,9 +459,18 @@ def _id_number(reply_id: object) -> int | None:
 
 
 def _said(line: bytes) -> str:
-    """A line a bot wrote, quoted by its first 200 bytes (the referee escapes it)."""
+    """A line a bot wrote, quoted by its first 200 bytes (the referee escapes it); it comes
+    last in a log line, where the cut to LOGGED_CHARS takes the bot's words, not ours."""
     text = line[:200].decode("utf-8", "replace")
     return repr(text) + ("..." if len(line) > 200 else "")
+
+
+def _not_json(exc: Exception) -> str:
+    """Why a line is no reply: valid JSON nested past the reader's depth limit is not
+    the same mistake as text that is no JSON at all."""
+    if "depth limit" in str(exc) or isinstance(exc, RecursionError):
+        return "JSON nested deeper than the referee reads (1024 levels)"
+    return "a line that is not a JSON object"
 
 
 def _shown(value: object) -> str:

@@ -165,7 +165,16 @@ def test_one_stray_line_is_one_fault_and_is_logged(tmp_path: Path) -> None:
     assert not hostile.get("forfeit"), hostile
     assert "hostile) unreadable: play decision" in log or \
         "hostile) unreadable: draw decision" in log
-    assert "it wrote 'DEBUG hand=5H 6H', not a JSON object" in log
+    assert "a line that is not a JSON object: 'DEBUG hand=5H 6H'" in log
+
+
+def test_a_reply_nested_past_the_depth_limit_is_logged_as_such(tmp_path: Path) -> None:
+    """Valid-looking JSON nested 100,000 deep was logged as "not a JSON object", which sent
+    its author looking for a stray print."""
+    _, log = play_hostile(tmp_path, "deep")
+    faults = [line for line in log.splitlines() if "hostile) unreadable" in line]
+    assert faults and "JSON nested deeper than the referee reads (1024 levels)" in faults[0]
+    assert "not a JSON object" not in log
 
 
 def test_one_overlong_reply_is_one_fault_not_the_rest_of_the_game(tmp_path: Path) -> None:

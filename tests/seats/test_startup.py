@@ -295,7 +295,7 @@ for line in sys.stdin:
 
 
 @pytest.mark.parametrize(("flush", "says"), [
-    (", flush=True", "it wrote 'starting up', not a JSON object; stdout carries the "
+    (", flush=True", "a line that is not a JSON object: 'starting up'; stdout carries the "
                      "protocol's messages alone, write anything else to stderr"),
     ("", "it did not say ready in time (limits.startup_ms) (a command bot must flush each "
          "line it writes, as print(..., flush=True) does)"),
