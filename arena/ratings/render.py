@@ -221,16 +221,8 @@ def html_leaderboard(rows: Sequence[Standing], footing: Footing | None = None, *
     headers = HTML_HEADERS if wide else COMPACT_HEADERS
     table = [[str(cell) for cell in row] for row in _wide(rows, anchor)] if wide else \
         _compact(rows, anchor)
-
-    def cells(tag: str, values: Sequence[str]) -> str:
-        return "".join(f"<{tag}{_BOT_CLASS if h == 'bot' else ''}"
-                       f"{_COLUMN if tag == 'th' else ''}>{html.escape(v)}</{tag}>"
-                       for h, v in zip(headers, values, strict=True))
-    body = "\n".join(f"<tr>{cells('td', row)}</tr>" for row in table)
     notes = [] if footing is None else footnotes(footing, wide=wide)
-    return "\n".join([f'<div class="table-wrap"><table class="leaderboard">\n'
-                      f"<thead><tr>{cells('th', headers)}</tr></thead>\n"
-                      f"<tbody>\n{body}\n</tbody>\n</table></div>",
+    return "\n".join([_html_table(headers, table),
                       *(f'<p class="note">{html.escape(n)}</p>' for n in notes)])
 
 
@@ -238,13 +230,32 @@ def html_page(rows: Sequence[Standing], footing: Footing | None = None, *,
               wide: bool = False) -> str:
     """The leaderboard as a standalone html page: a file to open or mail, styled as the
     report's leaderboard, fetching nothing."""
+    return _page("Leaderboard", "Best Elo first; points are penalty points, lower is better.",
+                 html_leaderboard(rows, footing, wide=wide))
+
+
+def _page(title: str, lead: str, body: str) -> str:
+    """A standalone html page around ``body``: every html table the CLI prints is a file
+    to open as it is, in the report's styles."""
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>Leaderboard</title>", f"<style>\n{HTML_STYLE}</style>", "</head>",
-        "<body>", "<main>", "<h1>Leaderboard</h1>",
-        '<p class="lead">Best Elo first; points are penalty points, lower is better.</p>',
-        html_leaderboard(rows, footing, wide=wide), "</main>", "</body>", "</html>"])
+        f"<title>{title}</title>", f"<style>\n{HTML_STYLE}</style>", "</head>",
+        "<body>", "<main>", f"<h1>{title}</h1>", f'<p class="lead">{lead}</p>',
+        body, "</main>", "</body>", "</html>"])
+
+
+def _html_table(headers: Sequence[str], table: Sequence[Sequence[str]]) -> str:
+    """A table in the leaderboard's markup, one header a column, the "bot" column's cells
+    set as names."""
+    def cells(tag: str, values: Sequence[str]) -> str:
+        return "".join(f"<{tag}{_BOT_CLASS if h == 'bot' else ''}"
+                       f"{_COLUMN if tag == 'th' else ''}>{html.escape(v)}</{tag}>"
+                       for h, v in zip(headers, values, strict=True))
+    body = "\n".join(f"<tr>{cells('td', row)}</tr>" for row in table)
+    return (f'<div class="table-wrap"><table class="leaderboard">\n'
+            f"<thead><tr>{cells('th', headers)}</tr></thead>\n"
+            f"<tbody>\n{body}\n</tbody>\n</table></div>")
 
 
 def _name(bot: str, fmt: str) -> str:
@@ -283,4 +294,8 @@ def render_h2h(meetings: Sequence[Meeting], fmt: str = "plain") -> str:
     bots = list(dict.fromkeys(b for m in meetings for b in (m.bot, m.opponent)))
     cells = {(m.bot, m.opponent): f"{m.score:g}/{m.games}" for m in meetings}
     table = [[a, *(cells.get((a, b), "-" if a == b else "") for b in bots)] for a in bots]
+    if fmt == "html":
+        return _page("Head to head", "Each cell is the row bot's score against the column "
+                     "bot (comparisons won, ties as halves) out of the games they met in.",
+                     _html_table(["bot", *bots], table))
     return tabulate(table, ["bot", *bots], tablefmt=_TABULATE[fmt], disable_numparse=True)

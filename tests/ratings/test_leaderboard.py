@@ -197,6 +197,18 @@ def test_github_and_html_shapes() -> None:
     assert render(rows, "markdown").splitlines()[0].startswith("|")
 
 
+def test_the_head_to_head_in_html_is_a_page_like_the_leaderboard_s() -> None:
+    """``--h2h --format html`` printed tabulate's bare table, unstyled and without a page
+    around it, where the leaderboard's html is a page to open."""
+    records = [record(["<b>x</b>", "c"], [0, 10], gid="1"), record(["c", "<b>x</b>"], [5, 0],
+                                                                     gid="2")]
+    page = render_h2h(head_to_head(records), "html")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<h1>Head to head</h1>" in page and 'class="leaderboard"' in page
+    assert "<b>x</b>" not in page and page.count("&lt;b&gt;x&lt;/b&gt;") == 2
+    assert '<td class="bot">c</td><td>0/2</td><td>-</td>' in page
+
+
 def test_unknown_format_is_bad_input() -> None:
     with pytest.raises(BadInput, match="--format 'xml'"):
         render([], "xml")
