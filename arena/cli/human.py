@@ -63,6 +63,7 @@ class HumanSeat:
         self.clocked = clocked
         self.read = read
         self.check: Check = lambda action: None
+        self.warned: Action | None = None  # an answer that gets a remedy, once told so
         self.seen = 0  # public events of the round already shown
         self.round = 0
         self.seat = 0
@@ -72,10 +73,16 @@ class HumanSeat:
         def check(action: Action) -> str | None:
             trial = copy.deepcopy(referee.game)
             try:
-                trial.apply(action)
+                remedy = trial.apply(action)
             except ArenaError as exc:
                 return str(exc)
-            return None
+            if remedy is None or action == self.warned:
+                return None
+            self.warned = action  # R51-9, MAR-8: said once; the same answer again goes ahead
+            return (f"{remedy.partition(':')[0]}: the taken discard {referee.game.turn.drawn} "
+                    "must be laid this turn, else it goes back on the pile, the top stock "
+                    "card is drawn in its place and that counts as a fault; lay it, or send "
+                    "the same answer again to go ahead")
         self.check = check
 
     # ---------------------------------------------------------------- the seat interface
@@ -95,6 +102,7 @@ class HumanSeat:
     def ask(self, view: View, limit_ms: int) -> Answer:
         """Show the view, then read answers until one is accepted."""
         self._show(view)
+        self.warned = None
         start = time.monotonic()
         while True:
             text = self._prompt(view, limit_ms)

@@ -8,11 +8,13 @@ import os
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pexpect
 import pytest
 from typer.testing import CliRunner
 
+from arena.actions import Draw
 from arena.cli.app import app
 from arena.cli.human import HumanSeat, hint
 from arena.cli.show import console
@@ -130,6 +132,30 @@ def test_com_8_the_clock_holds_a_person_only_when_asked(clocked: bool, fault: st
     answer = seat.ask(view, limit_ms=-1)  # any answer is late for a limit below zero
     assert answer.fault == fault
     assert answer.answer == (None if clocked else "stock")
+
+
+@pytest.mark.parametrize("variant", ["rummy51", "moroccan"])
+def test_r51_9_mar_8_a_person_is_told_before_a_taken_discard_goes_back(
+        variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A play that did not lay the discard just taken was applied at once: the card went
+    back, a stock card came instead and a fault was counted, and nothing said so."""
+    game = find_variant(variant)(seed=4, options={"players": 2})
+    while not (game.decision == "draw" and "discard" in game.legal_draws()):
+        game.apply(game.safe_action())
+    taken = game.pile[-1]
+    game.apply(Draw("discard"))
+    view = game.view(game.to_act)
+    other = next(c for c in view.hand if c != taken)
+    answers = iter([f"discard {other}", "stock", "stock"])  # each new answer is told
+    seat = HumanSeat(console(), read=lambda prompt: next(answers))
+    seat.bind(SimpleNamespace(game=game))  # type: ignore[arg-type]
+    answer = seat.ask(view, limit_ms=1000)
+    assert answer.answer == "stock" and answer.fault is None
+    told = capsys.readouterr().out.replace("\n", " ")
+    rule = "R51-9" if variant == "rummy51" else "MAR-8"
+    assert told.count(f"{rule}: the taken discard {taken} must be laid this turn") == 2, told
+    assert told.count("send the same answer again to go ahead") == 2
+    assert len(game.hands[game.to_act]) == len(view.hand)  # nothing applied while asking
 
 
 def test_a_hint_is_the_built_in_advice() -> None:
