@@ -35,7 +35,14 @@ from arena.seats.bot import ARENA_ROOT, BotSpec
 from arena.seats.sandbox import harden_self
 from arena.tournament.pool import deaf_to_ctrl_c
 from arena.tournament.schedule import Pairing
-from arena.tournament.worker import Job, close_seats, play_pairing
+from arena.tournament.worker import (
+    GameFailed,
+    Job,
+    close_seats,
+    failed_text,
+    one_line,
+    play_pairing,
+)
 from arena.variants import find_variant
 
 log = logging.getLogger("arena.tournament.cluster")
@@ -128,7 +135,7 @@ def _connect(address: str) -> Any:
     try:
         return _dask().Client(address, set_as_default=False)
     except Exception as exc:  # Dask's own: a TLS address without TLS set up is a TypeError
-        why = _one_line(exc)
+        why = one_line(exc)
         _drop_quietly(exc)
     raise BadInput(f"no Dask scheduler answers at {address} ({why}); start one "
                    "(docs/cluster.md) or check the address")
@@ -300,12 +307,16 @@ class _Dispatch:
         """A one-line error for a batch that raised on its worker, or killed its workers."""
         if isinstance(error, _dask().KilledWorker):
             return ArenaError(f"{_games(ids)} ended every worker process that played them "
-                              f"({_one_line(error)}); see the workers' logs")
+                              f"({one_line(error)}); see the workers' logs")
+        if isinstance(error, GameFailed):
+            log.error("%s\n%s", error, error.trace.rstrip())
+            return ArenaError(f"{failed_text([str(error)])}; every game written before is "
+                              "kept")
         if isinstance(error, ArenaError):
             return error
         log.error("%s failed on the cluster", _games(ids), exc_info=error)
         return ArenaError(f"{_games(ids)} failed on the cluster: {type(error).__name__}: "
-                          f"{_one_line(error)}")
+                          f"{one_line(error)}")
 
     def gone(self) -> ArenaError:
         """The error of a cluster that went away: every game written so far is kept."""
@@ -347,12 +358,6 @@ def _warn(text: str) -> None:
 def _games(ids: tuple[str, ...]) -> str:
     """A batch's games, named by its first and last id for messages."""
     return f"games {ids[0]} to {ids[-1]}" if len(ids) > 1 else f"game {ids[0]}"
-
-
-def _one_line(error: BaseException) -> str:
-    """An error's text on one short line, for the arena's one-line errors."""
-    text = " ".join(str(error).split()) or type(error).__name__
-    return text if len(text) <= 300 else text[:300].rpartition(" ")[0] + " ..."
 
 
 @contextlib.contextmanager
@@ -521,7 +526,7 @@ def source_problem(sources: BotSources, spec: BotSpec, worker: str,
     try:
         here = sorted(source_name(f) for f in spec.source_files())
     except (BadInput, OSError) as exc:
-        return f"{name}: worker {worker} cannot find it ({_one_line(exc)})"
+        return f"{name}: worker {worker} cannot find it ({one_line(exc)})"
     there = sorted(source for source, _ in sources.files)
     if here != there:
         return (f"{name}: worker {worker} finds it in {', '.join(here) or 'nothing'}, the "

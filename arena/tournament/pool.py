@@ -28,7 +28,7 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.tournament.logs import Relay, end_relays, relays_for_worker
 from arena.tournament.schedule import Pairing
-from arena.tournament.worker import Job, serve
+from arena.tournament.worker import GameFailed, Job, failed_text, serve
 
 ALLOWED_FAILURES = 3  # workers a task may end before the run stops (Dask's default too)
 WATCH_S = 0.5  # how long the parent waits for a result before it looks for dead workers
@@ -183,14 +183,15 @@ def _play(crew: Crew, tasks: dict[int, list[Pairing]]) -> Generator[str, None, N
                 raise outcome
             if outcome is not None:
                 index, lines = outcome
-                if ledger.back(index):
+                if isinstance(lines, GameFailed):  # logged by its worker, which plays on
+                    ledger.died(index, str(lines))
+                elif ledger.back(index):
                     crew.hand_out(ledger.queue)  # the worker plays on while its lines are
                     yield from lines  # written
             elif worker.task is not None:  # it died playing this task
                 ledger.died(worker.task)
     if ledger.given_up:
-        raise ArenaError(_given_up(sorted(p.id for i in ledger.given_up
-                                          for p in ledger.tasks[i])))
+        raise ArenaError(ledger.given_up_text())
 
 
 @dataclass(slots=True)
@@ -202,11 +203,12 @@ class Ledger:
     left: set[int]
     failures: Counter[int]
     given_up: set[int]
+    errors: dict[int, str]  # a task's last failure, when an error of the arena said why
 
     @classmethod
     def of(cls, tasks: dict[int, list[Pairing]]) -> Ledger:
         """Every task still to hand out."""
-        return cls(dict(tasks), deque(tasks.items()), set(tasks), Counter(), set())
+        return cls(dict(tasks), deque(tasks.items()), set(tasks), Counter(), set(), {})
 
     @property
     def open(self) -> bool:
@@ -220,11 +222,13 @@ class Ledger:
         self.left.discard(index)
         return True
 
-    def died(self, index: int) -> None:
-        """Hand out again the task whose worker died, one game a task: which of its games
-        ended the worker is not known, and the others must not share its fate (its games
-        finished before are played again, and recorded once)."""
+    def died(self, index: int, error: str | None = None) -> None:
+        """Hand out again the task whose worker died (or that an ``error`` of the arena
+        stopped), one game a task: the others must not share its fate (its games finished
+        before are played again, and recorded once)."""
         self.failures[index] += 1
+        if error is not None:
+            self.errors[index] = error
         pairings = self.tasks[index]
         if self.failures[index] >= ALLOWED_FAILURES:
             self.given_up.add(index)
@@ -236,16 +240,28 @@ class Ledger:
                 single = len(self.tasks)  # the tasks are numbered from 0, none dropped
                 self.tasks[single] = [pairing]
                 self.failures[single] = self.failures[index]
+                if error is not None and error.startswith(f"game {pairing.id}:"):
+                    self.errors[single] = error
                 self.left.add(single)
                 self.queue.appendleft((single, [pairing]))
+
+
+    def given_up_text(self) -> str:
+        """The run's one-line error: the games given up, and why."""
+        failed = sorted(self.errors[i] for i in self.given_up if i in self.errors)
+        ended = sorted(p.id for i in self.given_up if i not in self.errors
+                       for p in self.tasks[i])
+        parts = [_given_up(ended)] if ended else []
+        if failed:
+            parts.append(failed_text(failed, tries=ALLOWED_FAILURES))
+        return "; ".join(parts) + "; every other game is played and kept"
 
 
 def _given_up(ids: list[str]) -> str:
     games = f"game {ids[0]}" if len(ids) == 1 else f"{len(ids)} games ({ids[0]} to {ids[-1]})"
     them = "it" if len(ids) == 1 else "them"
     return (f"{games} ended the worker process that played {them} {ALLOWED_FAILURES} times "
-            "(killed, out of memory, or a bot run in process that ended it); every other "
-            "game is played and kept")
+            "(killed, out of memory, or a bot run in process that ended it)")
 
 
 @contextlib.contextmanager

@@ -42,7 +42,7 @@ from arena.tournament.logs import start_logging, stop_logging
 from arena.tournament.pool import PARENT_ONLY, deaf_to_ctrl_c, pool_results, signals_held
 from arena.tournament.results import check_results_folder
 from arena.tournament.schedule import Pairing, Schedule, make_schedule
-from arena.tournament.worker import Job, close_seats, play_pairing
+from arena.tournament.worker import GameFailed, Job, close_seats, failed_text, play_pairing
 
 log = logging.getLogger("arena.tournament.runner")
 LOCK = "arena.lock"  # held by the arena run writing the folder
@@ -396,12 +396,18 @@ def _results(job: Job, pending: list[Pairing], workers: int, *,
     the workers are at least as many as the CPUs this process may use, each is kept to one
     of them (unless ``affinity`` is off)."""
     if workers == 1 or len(pending) <= 1:
+        failed: list[str] = []
         try:
             for p in pending:
-                yield play_pairing(p, job)
+                try:
+                    yield play_pairing(p, job)
+                except GameFailed as error:  # logged; the run goes on without the game
+                    failed.append(str(error))
         finally:
             with deaf_to_ctrl_c():
                 close_seats()
+        if failed:
+            raise ArenaError(f"{failed_text(failed)}; every other game is played and kept")
         return
     yield from pool_results(job, pending, workers, _pins(workers) if affinity else ())
 

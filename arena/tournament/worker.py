@@ -4,9 +4,11 @@ games, and one pairing played (the local pool and the Dask workers both play thr
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import pickle
 import signal
+import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.util import Finalize
@@ -15,7 +17,7 @@ from typing import IO, Any
 
 import msgspec
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BadInput
 from arena.referee import Clock, FaultPolicy, Referee
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation, Seat, make_seat
@@ -46,6 +48,7 @@ _job: Job | None = None
 _seats: dict[tuple[str, int], Seat] = {}  # this worker's bot processes, kept across games
 _unsaved: IO[bytes] | None = None  # this worker's file of finished games (Job.unsaved)
 _parent = 0  # the run that started this pool worker
+log = logging.getLogger("arena.tournament.worker")
 
 
 def serve(pipe: Connection, others: list[Connection], parent_only: list[int], job: Job,
@@ -66,12 +69,15 @@ def serve(pipe: Connection, others: list[Connection], parent_only: list[int], jo
             pipe.send(_outcome(task))
 
 
-def _outcome(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]] | Exception:
+def _outcome(task: tuple[int, list[Pairing]]
+             ) -> tuple[int, list[str] | GameFailed] | Exception:
     """A task's lines, or the error that stopped it, in a form the parent can read. What is
     no Exception (a KeyboardInterrupt raised by a bot run in process: this worker ignores
     Ctrl-C) ends the worker quietly, as os._exit would; the pool plays its task again."""
     try:
         return play_task(task)
+    except GameFailed as failed:  # the pool plays the task's games again, one a task
+        return task[0], failed
     except Exception as error:
         try:
             pickle.dumps(error)
@@ -123,15 +129,48 @@ def _seat(job: Job, name: str, copy: int) -> Seat:
     return _seats[key]
 
 
+class GameFailed(ArenaError):
+    """An error of the arena itself stopped one game: the run goes on without it (a bug
+    a bot's answer reaches must not end a tournament), and says so at its end."""
+
+    trace: str = ""  # the error's traceback, for the log of a run whose worker is remote
+
+
 def play_pairing(pairing: Pairing, job: Job | None = None) -> str:
-    """Play one pairing on this worker's seats and return its record as a JSON line."""
+    """Play one pairing on this worker's seats and return its record as a JSON line; an
+    unexpected error is logged with its traceback and raised as :class:`GameFailed`, the
+    worker's bots closed (the next game starts them afresh)."""
     job = job or _job
     assert job is not None
     seats = [_seat(job, n, pairing.seats[:i].count(n)) for i, n in enumerate(pairing.seats)]
-    record = Referee(find_variant(job.variant), seats, pairing.seats, seed=pairing.seed,
-                     options=job.options, clock=job.clock, faults=job.faults,
-                     game_id=pairing.id).play()
+    try:
+        record = Referee(find_variant(job.variant), seats, pairing.seats, seed=pairing.seed,
+                         options=job.options, clock=job.clock, faults=job.faults,
+                         game_id=pairing.id).play()
+    except BadInput:
+        raise  # the config's own problem, the same for every game: the run stops
+    except Exception as error:
+        log.error("game %s stopped by an error of the arena; its bots are started again",
+                  pairing.id, exc_info=error)
+        close_seats()
+        failed = GameFailed(f"game {pairing.id}: {type(error).__name__}: {one_line(error)}")
+        failed.trace = traceback.format_exc()  # pickled with it: BaseException keeps __dict__
+        raise failed from None
     return msgspec.structs.replace(record, dup_set=pairing.dup_set).to_json() + "\n"
+
+
+def failed_text(errors: list[str], *, tries: int = 1) -> str:
+    """What a run says of the games errors of the arena stopped (:class:`GameFailed`)."""
+    games = "a game" if len(errors) == 1 else f"{len(errors)} games"
+    times = f" {tries} times" if tries > 1 else ""
+    return (f"{games} failed{times} by an error of the arena ({errors[0]}), its traceback in "
+            "arena.log")
+
+
+def one_line(error: BaseException) -> str:
+    """An error's text on one short line, for the arena's one-line errors."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 300 else text[:300].rpartition(" ")[0] + " ..."
 
 
 def play_task(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from conftest import descendants
@@ -29,11 +29,13 @@ from arena.tournament.cluster import (
     IDLE_CLOSE_S,
     BotSources,
     WorkerCheck,
+    _Dispatch,
     source_problem,
     unconfined_line,
 )
 from arena.tournament.config import load_config
 from arena.tournament.runner import run_tournament
+from arena.tournament.worker import GameFailed
 
 pytest.importorskip("distributed")
 
@@ -525,6 +527,20 @@ def test_the_worker_check_names_the_bot_the_file_and_the_worker(tmp_path: Path) 
 
 
 # ------------------------------------------------------------------ one-line errors
+
+
+def test_an_error_of_the_arena_on_a_worker_names_its_game_and_logs_its_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The worker's traceback of a game's error of the arena reaches the driver's arena.log
+    (the worker's own log lines of a failed batch do not come back)."""
+    failed = GameFailed("game t0000-g005: TypeError: a bug in the referee")
+    failed.trace = "Traceback (most recent call last):\n  File \"referee.py\"\nTypeError: a bug"
+    with caplog.at_level("ERROR"):
+        error = _Dispatch.failed(cast(Any, None), failed, ("t0000-g005",))
+    assert str(error) == ("a game failed by an error of the arena (game t0000-g005: TypeError: "
+                          "a bug in the referee), its traceback in arena.log; every game "
+                          "written before is kept")
+    assert 'File "referee.py"' in caplog.text
 
 
 @pytest.mark.parametrize(("scheme", "reason"), [

@@ -12,6 +12,7 @@ import signal
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -19,6 +20,8 @@ import multiprocessing_logging
 import pytest
 
 from arena.errors import ArenaError
+from arena.records import GameRecord
+from arena.referee import Referee
 from arena.tournament import pool, worker
 from arena.tournament.config import Config, load_config
 from arena.tournament.runner import _job_for, run_tournament, schedule_for, writing
@@ -238,6 +241,42 @@ def test_a_game_that_ends_its_workers_is_the_only_one_given_up(
                        "played it 3 times"):
         lines.extend(pool.pool_results(_job_for(config, tmp_path / "logs"), pending, 2, ()))
     assert _ids(lines) == sorted(p.id for p in pending if p.id != KILLER)
+
+
+real_play = Referee.play
+
+
+def _arena_bug_at_the_killer(self: Referee) -> GameRecord:
+    """An error of the arena itself (a bug a bot's answer reaches) in one game, each time
+    it is played; the tries are counted in a file, as the pool's workers are processes."""
+    if self.game_id == KILLER:
+        with open(MARKER, "a", encoding="utf-8") as tries:
+            tries.write("x")
+        raise TypeError("a bug in the referee")
+    return real_play(self)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_error_of_the_arena_in_one_game_does_not_stop_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """Such an error stopped the whole run at once (a traceback, the games after it never
+    played; a resume met the same game again); now the game is logged with its traceback,
+    given up after its tries, and every other game is played and kept."""
+    config = replace(_config(tmp_path), workers=workers)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Referee, "play", _arena_bug_at_the_killer)
+    tries = pool.ALLOWED_FAILURES if workers > 1 else 1
+    with pytest.raises(ArenaError, match=re.escape(
+            f"a game failed{f' {tries} times' if tries > 1 else ''} by an error of the arena "
+            f"(game {KILLER}: TypeError: a bug in the referee), its traceback in arena.log; "
+            "every other game is played and kept")):
+        run_tournament(config, progress=False)
+    records = (config.results_dir / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert _ids(records) == sorted(p.id for p in schedule_for(config) if p.id != KILLER)
+    assert len((tmp_path / MARKER).read_text(encoding="utf-8")) == tries
+    log = (config.results_dir / "arena.log").read_text(encoding="utf-8")
+    assert f"game {KILLER} stopped by an error of the arena" in log
+    assert "TypeError: a bug in the referee" in log and "Traceback" in log
 
 
 def _stuck(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
