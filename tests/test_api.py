@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena import api
+from arena.actions import parse_action
 from arena.errors import BadInput
 from arena.records import GameRecord
+from arena.variants import find_variant
 
 BOTS = ["greedy", "random"]
 
@@ -173,3 +176,19 @@ def test_a_bot_file_is_read_beside_the_config_whatever_the_current_folder(
     monkeypatch.chdir(elsewhere)
     with pytest.raises(BadInput, match=rf"no file '{config.parent / 'mine.py'}'"):
         api.load_config(config)
+
+
+@pytest.mark.parametrize("variant", ["indian13", "three_thirteen", "rummy51", "moroccan"])
+def test_apply_given_text_says_to_parse_it(variant: str) -> None:
+    """``game.apply("stock")`` was refused as "a draw is expected first", a draw being what
+    it was; a play's text raised an AttributeError from inside the engine."""
+    game = find_variant(variant)(seed=1, options={"players": 2})
+    while game.decision != "draw" or "discard" not in game.legal_draws():
+        game.apply(game.safe_action())
+    with pytest.raises(TypeError, match=re.escape(
+            "apply takes a Draw or a Play, not str 'stock'; read text with "
+            "arena.actions.parse_action")):
+        game.apply("stock")  # type: ignore[arg-type]
+    game.apply(parse_action("discard"))
+    with pytest.raises(TypeError, match="not str"):
+        game.apply(f"discard {game.hands[game.to_act][0]}")  # type: ignore[arg-type]

@@ -367,6 +367,9 @@ class Game:
                 raise IllegalAction("a play is expected, not a draw", rule=self.draw_rule)
             self._draw(seat, action.source)
         else:
+            if not isinstance(action, Play):  # text read as a play fails far from here
+                raise TypeError(f"apply takes a Draw or a Play, not {type(action).__name__} "
+                                f"{action!r}; read text with arena.actions.parse_action")
             if self.decision != "play":
                 raise IllegalAction("a draw is expected first", rule=self.draw_rule)
             self.check_play(seat, play=action)

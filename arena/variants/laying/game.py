@@ -152,7 +152,7 @@ class LayingGame(Game):
             return False
         if isinstance(action, Draw):
             return action.source == "stock"
-        return self.turn.drawn not in action.placed
+        return isinstance(action, Play) and self.turn.drawn not in action.placed
 
     # ------------------------------------------------------------------ play
 
