@@ -155,6 +155,18 @@ def test_a_config_changed_in_code_keeps_what_a_file_would_give(tmp_path: Path) -
         config.identity_hash()
 
 
+@pytest.mark.parametrize(("option", "value"), [("players", 9), ("draw_cap", -5)])
+def test_options_changed_in_place_are_checked_when_the_run_starts(
+        tmp_path: Path, option: str, value: int) -> None:
+    """A Config is frozen but its options are a dict: ``players`` set to 9 in place ran,
+    played nothing and returned [] without a word."""
+    config = dataclasses.replace(quick_config(tmp_path), seed=1)  # a seed: not replaced
+    config.options[option] = value
+    with pytest.raises(BadInput, match=f"^Config.options: indian13: option '{option}' = "):
+        api.run(config, fresh=True)
+    assert not (config.results_dir / "games.jsonl").exists()
+
+
 RAW4 = {"name": "q", "variant": "indian13", "options": {"players": 4},
         "bots": [{"name": "g", "module": "greedy"}, {"name": "r", "module": "random"},
                  {"name": "r2", "module": "random"}, {"name": "r3", "module": "random"}],

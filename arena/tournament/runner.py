@@ -8,6 +8,7 @@ the game ids already there. Ratings are computed afterwards from the file alone.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import logging
@@ -281,7 +282,8 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
     """Play every pending game of the config; return how many were played now. Every bot
     is started once first: one that cannot start stops the run before it writes anything.
     ``on_game`` is called with each record once it is on disk."""
-    check_results_folder(config.results_dir, fresh=fresh)  # before any bot starts
+    config = dataclasses.replace(config)  # checked again: its options are a dict, which
+    check_results_folder(config.results_dir, fresh=fresh)  # code may have changed in place
     check_config_bots(config)
     with writing(config.results_dir):
         return _run(config, fresh=fresh, progress=progress, on_game=on_game)

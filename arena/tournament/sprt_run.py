@@ -4,7 +4,7 @@ test of :mod:`arena.ratings.sprt` decides, every game kept on disk as a tourname
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.errors import BadInput
@@ -64,6 +64,7 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
     """Play duplicate sets in parallel batches until the LLR leaves its bounds (or the game
     limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``, which must
     hold none of an earlier test unless ``fresh`` (they are replaced)."""
+    config = replace(config)  # checked again: code may change its options
     k = _check(config, candidate, baseline, filler, max_games)
     folder = sprt_folder(config)
     _check_unused(folder / "games.jsonl", fresh=fresh)  # before any bot starts
