@@ -5,12 +5,16 @@ rotation of the table (A, B, then B again or a named filler in the other seats).
 score is A's mean pairwise result against the B seats (a lower total wins, equal totals tie
 at a half), so card luck largely cancels inside a set, as in the pentanomial game pairs of
 fastchess and fishtest. The generalised SPRT of Van den Bergh tests H0: Elo = elo0 against
-H1: Elo = elo1 with the normal approximation of the log-likelihood ratio,
+H1: Elo = elo1 with the log-likelihood ratio of the set scores' distributions that fit them
+best with mean s0 and with mean s1 (s = 1 / (1 + 10^(-Elo/400))), computed exactly:
 
-    LLR = n (s1 - s0) (2 mean - s0 - s1) / (2 var),   s = 1 / (1 + 10^(-Elo/400)),
+    LLR = sum_j [log(1 + l0 (x_j - s0)) - log(1 + l1 (x_j - s1))],
+    l solving  sum_j (x_j - s) / (1 + l (x_j - s)) = 0.
 
-mean and var being the sample mean and variance of the n set scores. The derivation, the
-references and the checks of its error rates are in ``docs/statistics.md``.
+Near the mean this is fishtest's normal approximation n (s1 - s0)(2 mean - s0 - s1) /
+(2 var); far from it (wide bounds) the approximation overstates H1 several-fold. The
+derivation, the references and the checks of its error rates are in
+``docs/statistics.md``.
 """
 
 from __future__ import annotations
@@ -77,12 +81,18 @@ class Scores:
     meetings: int = 0  # A's comparisons with B over every set
     least: float = math.inf  # the lowest and highest set score: alike, there is no spread
     most: float = -math.inf
+    counts: tuple[tuple[float, int], ...] = ()  # how many sets scored each value: the
+    # exact LLR needs the scores' distribution; they take few values (k / comparisons)
 
     def add(self, score: float, *, meetings: int = 1) -> Scores:
         """These scores and one more set, of ``meetings`` comparisons."""
+        if not 0.0 <= score <= 1.0:  # NaN too: the LLR of such a set means nothing
+            raise ValueError(f"a set score is a share of comparisons won, from 0 to 1, not "
+                             f"{score!r}")
         return Scores(self.n + 1, self.total + score, self.squares + score * score,
                       self.wins + score * meetings, self.meetings + meetings,
-                      min(self.least, score), max(self.most, score))
+                      min(self.least, score), max(self.most, score),
+                      _counted(self.counts, score))
 
     def moments(self) -> tuple[float, float, float]:
         """Sets, mean and variance, with :data:`PRIOR` pseudo-sets at 0 and at 1 (so a run
@@ -92,13 +102,59 @@ class Scores:
         return n, mean, max(0.0, (self.squares + PRIOR) / n - mean * mean)
 
 
+def _counted(counts: tuple[tuple[float, int], ...], score: float
+             ) -> tuple[tuple[float, int], ...]:
+    """``counts`` with one more set of this score."""
+    for i, (value, count) in enumerate(counts):
+        if value == score:
+            return (*counts[:i], (value, count + 1), *counts[i + 1:])
+    return (*counts, (score, 1))
+
+
 def llr(scores: Scores, test: Sprt) -> float:
-    """The normal approximation of the generalised log-likelihood ratio of H1 over H0."""
+    """The generalised log-likelihood ratio of H1 over H0, exact (module docstring), with
+    :data:`PRIOR` pseudo-sets at scores 0 and 1."""
+    if scores.n == 0:
+        return 0.0
+    weighted = [*scores.counts, (0.0, PRIOR), (1.0, PRIOR)]
+    return _fit(weighted, expected_score(test.elo1)) - \
+        _fit(weighted, expected_score(test.elo0))
+
+
+def llr_normal(scores: Scores, test: Sprt) -> float:
+    """Fishtest's normal approximation of :func:`llr` (``LLR_alt2`` times the sets): the
+    same near the mean, not for wide bounds; kept to show the difference."""
     n, mean, var = scores.moments()
     if scores.n == 0 or var <= 0:
         return 0.0
     s0, s1 = expected_score(test.elo0), expected_score(test.elo1)
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def _fit(weighted: Sequence[tuple[float, float]], s: float) -> float:
+    """The log-likelihood of the scores under the distribution on their values with mean
+    ``s`` that fits them best, less that of their own frequencies: p_j = w_j / (N (1 +
+    l (x_j - s))), l found by Newton's method kept inside the interval where every p_j is
+    positive (the score equation falls steadily there)."""
+    total = sum(w for _, w in weighted)
+    lo = -1.0 / (max(x for x, _ in weighted) - s)
+    hi = 1.0 / (s - min(x for x, _ in weighted))
+    spread = sum(w * (x - s) ** 2 for x, w in weighted) / total
+    lam = min(max((sum(w * x for x, w in weighted) / total - s) / spread, lo / 2), hi / 2)
+    for _ in range(100):
+        grad = slope = 0.0
+        for x, w in weighted:
+            share = (x - s) / (1.0 + lam * (x - s))
+            grad += w * share
+            slope -= w * share * share
+        lo, hi = (lam, hi) if grad > 0 else (lo, lam)
+        step = lam - grad / slope
+        step = step if lo < step < hi else (lo + hi) / 2
+        if abs(step - lam) <= 1e-12 * (1.0 + abs(lam)):
+            lam = step
+            break
+        lam = step
+    return -sum(w * math.log1p(lam * (x - s)) for x, w in weighted)
 
 
 def decision(scores: Scores, test: Sprt) -> str | None:

@@ -26,6 +26,7 @@ from arena.ratings.sprt import (
     elo_of,
     expected_score,
     llr,
+    llr_normal,
     set_result,
     set_score,
 )
@@ -74,35 +75,72 @@ def test_bad_hypotheses_are_bad_input(kw: dict[str, float], message: str) -> Non
         Sprt(**kw)
 
 
-def test_llr_is_the_normal_approximation_of_fishtest_and_fastchess() -> None:
-    """For 2-seat sets the set score is the pentanomial pair score; LLR_alt2 of fishtest's
-    LLRcalc.py is N (s1 - s0) (2 mu - s0 - s1) / (2 var) over the pairs."""
-    counts = {0.0: 30, 0.25: 120, 0.5: 400, 0.75: 170, 1.0: 40}
+def _scores(counts: dict[float, int]) -> Scores:
     scores = Scores()
     for value, count in counts.items():
         for _ in range(count):
             scores = scores.add(value)
+    return scores
+
+
+def test_llr_near_the_mean_is_the_normal_approximation_of_fishtest() -> None:
+    """For 2-seat sets the set score is the pentanomial pair score; at narrow bounds the
+    exact GSPRT is close to LLR_alt2 of fishtest's LLRcalc.py, N (s1 - s0) (2 mu - s0 - s1)
+    / (2 var) over the pairs."""
+    counts = {0.0: 30, 0.25: 120, 0.5: 400, 0.75: 170, 1.0: 40}
+    scores = _scores(counts)
     n = sum(counts.values())
     mu = sum(v * c for v, c in counts.items()) / n
     var = sum(c * (v - mu) ** 2 for v, c in counts.items()) / n
     s0, s1 = expected_score(0), expected_score(10)
     fishtest = n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
-    assert llr(scores, Sprt(elo0=0, elo1=10)) == pytest.approx(fishtest, rel=1e-4)
+    assert llr_normal(scores, Sprt(elo0=0, elo1=10)) == pytest.approx(fishtest, rel=1e-4)
+    assert llr(scores, Sprt(elo0=0, elo1=10)) == pytest.approx(fishtest, rel=0.02)
+
+
+@pytest.mark.parametrize(("wins", "losses", "elo0", "elo1"),
+                         [(40, 20, 0, 100), (70, 30, 50, 450), (12, 48, -200, 200)])
+def test_llr_of_wins_and_losses_alone_is_wald_s_binomial_sprt(wins: int, losses: int,
+                                                              elo0: float, elo1: float) -> None:
+    """With set scores 0 and 1 alone the best distribution of a given mean is the
+    Bernoulli one: the LLR is Wald's, W log(s1/s0) + L log((1-s1)/(1-s0)), at any bounds."""
+    scores = _scores({1.0: wins, 0.0: losses})
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    wald = wins * math.log(s1 / s0) + losses * math.log((1 - s1) / (1 - s0))
+    assert llr(scores, Sprt(elo0=elo0, elo1=elo1)) == pytest.approx(wald, rel=1e-3, abs=1e-3)
+
+
+def test_wide_bounds_get_no_verdict_the_scores_do_not_give() -> None:
+    """At --elo0 50 --elo1 450 a mean set score of 0.78 (about +223 Elo, nearer 50 than
+    450) had the normal approximation accept H1 (+8.6 here; +5.8 in a probe's run at +229);
+    the exact GSPRT finds no such evidence."""
+    scores = _scores({0.5: 8, 0.75: 10, 1.0: 12})  # mean 0.783
+    test = Sprt(elo0=50, elo1=450)
+    assert llr_normal(scores, test) > test.bounds[1]  # what the approximation said
+    assert test.bounds[0] < llr(scores, test) < test.bounds[1]
+    assert decision(scores, test) is None
+
+
+@pytest.mark.parametrize("score", [2.0, -1.0, math.nan])
+def test_a_set_score_outside_0_to_1_is_refused(score: float) -> None:
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        Scores().add(score)
 
 
 def test_identical_scores_still_decide() -> None:
     """A candidate that wins every comparison has no sample variance; the small prior keeps
-    the LLR finite and the test decides as soon as it may."""
-    scores = Scores()
-    for _ in range(MIN_SETS - 1):
-        scores = scores.add(1.0)
-    assert decision(scores, Sprt()) is None  # not before MIN_SETS sets
-    scores = scores.add(1.0)
-    assert decision(scores, Sprt()) == "H1"
-    losing = Scores()
-    for _ in range(MIN_SETS):
-        losing = losing.add(0.0)
+    the LLR finite, and the test decides where Wald's Bernoulli SPRT would: a sweep tells
+    0 Elo from 10 only after log(19) / log(s1 / s0) sets, not at once."""
+    s0, s1 = expected_score(0), expected_score(10)
+    needed = math.ceil(math.log(19) / math.log(s1 / s0))  # 104
+    scores = _scores({1.0: needed - 1})
+    assert decision(scores, Sprt()) is None
+    assert decision(scores.add(1.0), Sprt()) == "H1"
+    losing = _scores({0.0: math.ceil(math.log(1 / 19) / math.log((1 - s1) / (1 - s0)))})
     assert decision(losing, Sprt()) == "H0"
+    few = _scores({1.0: MIN_SETS - 1})
+    assert decision(few, Sprt(elo0=0, elo1=400)) is None  # not before MIN_SETS sets
+    assert decision(few.add(1.0), Sprt(elo0=0, elo1=400)) == "H1"
 
 
 def test_elo_estimate_is_the_bradley_terry_gap_with_a_t_interval() -> None:
