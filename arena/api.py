@@ -18,7 +18,7 @@ from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
 from arena.ratings.terms import Anchor
-from arena.records import GameRecord, replay
+from arena.records import GameRecord, games_file, replay
 from arena.records import read_games as _read_games
 from arena.referee import play_game
 from arena.seats.bot import BotSpec, named_bot
@@ -66,10 +66,7 @@ def _records_of(source: Config | str | Path | Sequence[GameRecord]
     if isinstance(source, Config):
         source = source.results_dir
     if isinstance(source, str | Path):
-        path = Path(source)
-        games = path / "games.jsonl" if path.is_dir() else path
-        if not games.exists():
-            raise BadInput(f"{path}: no games.jsonl here")
+        games = games_file(source)
         return _read_games(games, actions=False), games.parent
     if len({r.variant for r in source}) > 1:
         raise BadInput("records of more than one variant version: "

@@ -384,6 +384,18 @@ def check_replayed(record: GameRecord, game: Game) -> None:
                          f"from the record's {list(record.totals)}")
 
 
+def games_file(where: str | Path) -> Path:
+    """The ``games.jsonl`` a command was pointed at (a results folder or the file itself);
+    a path that is not there is named as such, not as a folder without games."""
+    path = Path(where)
+    games = path / "games.jsonl" if path.is_dir() else path
+    if not games.is_file():
+        raise BadInput(f"{path}: no games.jsonl here" if path.exists() else
+                       f"{path}: no such folder or file (expected a results folder or its "
+                       "games.jsonl)")
+    return games
+
+
 def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     """All whole records of a ``games.jsonl``; a torn last line (a killed run) is skipped,
     and a game id seen before is dropped with a warning (two runs that wrote one file).

@@ -57,7 +57,7 @@ def test_games_played_with_their_own_ids_read_back_whole(tmp_path: Path) -> None
 
 def test_a_missing_folder_or_file_is_an_error_not_an_empty_list(tmp_path: Path) -> None:
     """`arena leaderboard` refuses a typo in the folder; the library gave [] for it."""
-    with pytest.raises(BadInput, match=r"no games\.jsonl here"):
+    with pytest.raises(BadInput, match=r"quickstat: no such folder or file"):
         api.leaderboard(tmp_path / "quickstat")
     with pytest.raises(BadInput, match="no such games file"):
         api.read_games(tmp_path / "nope.jsonl")

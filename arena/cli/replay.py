@@ -16,7 +16,7 @@ from arena.cli.common import OptionArgs, bot_spec, guarded
 from arena.engine.game import Game
 from arena.engine.options import parse_option_args
 from arena.errors import BadInput, shown
-from arena.records import GameRecord, read_games
+from arena.records import GameRecord, games_file, read_games
 from arena.referee import play_game
 from arena.replay import Step, public_text, steps
 from arena.tournament.config import SEED
@@ -78,7 +78,7 @@ def _wait(out: Console) -> None:
 def _list_games(where: str) -> None:
     """One line per game of a results folder, in id order: its id, each seat's bot and
     total, how it ended; the id is what ``arena replay FOLDER ID`` takes."""
-    records = sorted(read_games(_games_file(where), actions=False), key=lambda r: r.id)
+    records = sorted(read_games(games_file(where), actions=False), key=lambda r: r.id)
     if not records:
         typer.echo(f"{where}: no game yet")
     for r in records:
@@ -87,20 +87,12 @@ def _list_games(where: str) -> None:
         typer.echo(f"{r.id}  {seats}  ({r.termination})")
 
 
-def _games_file(where: str) -> Path:
-    path = Path(where)
-    games = path / "games.jsonl" if path.is_dir() else path
-    if not games.is_file():
-        raise BadInput(f"{path}: no games.jsonl here")
-    return games
-
-
 def _recorded(where: Sequence[str]) -> tuple[str, GameRecord]:
     """The games file and its record asked for, so that an error names both."""
     if not where:
         raise BadInput("replay: name a results folder and a game id (or give --seed)")
     path = Path(where[0])
-    games = _games_file(where[0])
+    games = games_file(where[0])
     records = read_games(games)
     wanted = where[1]
     found = [r for r in records if r.id == wanted]

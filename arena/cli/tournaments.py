@@ -18,7 +18,7 @@ from arena.cli.common import (
 )
 from arena.errors import BadInput
 from arena.ratings.terms import FORMATS, Anchor, check_format, parse_anchor
-from arena.records import GameRecord, read_games
+from arena.records import GameRecord, games_file, read_games
 from arena.seats import confine
 from arena.seats.startup import guard_line
 from arena.tournament.config import (
@@ -177,9 +177,7 @@ def leaderboard(
                                        "100 columns).")] = False,
 ) -> None:
     """Print the leaderboard of a results folder, computed from games.jsonl alone."""
-    games = results / "games.jsonl" if results.is_dir() else results
-    if not games.is_file():
-        raise BadInput(f"{results}: no games.jsonl here")
+    games = games_file(results)
     check_format(fmt)  # the arguments first: a warning of read_games is no error
     fixed = None if h2h else parse_anchor(_one_anchor(anchor)) if anchor else \
         stored_anchor(games.parent)

@@ -18,10 +18,10 @@ from markupsafe import Markup
 from arena.errors import BadInput
 from arena.ratings.leaderboard import board, head_to_head
 from arena.ratings.render import HTML_STYLE, html_leaderboard
-from arena.records import GameRecord, read_games
+from arena.records import GameRecord, games_file, read_games
 from arena.report.plots import report_plots
 from arena.report.replays import game_replay
-from arena.report.summary import GAMES_FILE, tournament
+from arena.report.summary import tournament
 from arena.tournament.results import stored_anchor, teams_of
 
 REPORT_FILE = "report.html"
@@ -41,9 +41,7 @@ class Written:
 def write_report(where: Path, out: Path | None = None) -> Written:
     """Read a results folder (or its games.jsonl) and write its report, by default into the
     folder as report.html."""
-    games = where / GAMES_FILE if where.is_dir() else where
-    if not games.is_file():
-        raise BadInput(f"{where}: no {GAMES_FILE} here")
+    games = games_file(where)
     records = sorted(read_games(games), key=lambda r: r.id)
     if not records:
         raise BadInput(f"{games}: no games recorded yet")

@@ -181,10 +181,12 @@ def test_a_folder_alone_lists_its_games_in_id_order(played: Path) -> None:
 
 @pytest.mark.parametrize(("args", "expected"), [
     ([], "name a results folder and a game id"),
-    (["{folder}/missing"], "no games.jsonl here"),
+    (["{folder}/missing"], "missing: no such folder or file (expected a results folder "
+                           "or its games.jsonl)"),
+    (["{folder}/logs"], "logs: no games.jsonl here"),
     (["{folder}", "nope"], "no game 'nope'; its games are t0000-g00"),
     (["{folder}", "t0000-g000", "--seat", "2"], "--seat 2: the game has seats 0 to 1"),
-    (["{folder}/missing", "g"], "no games.jsonl here"),
+    (["{folder}/missing", "g"], "no such folder or file"),
     (["--seed", "1", "indian13"], "name the variant and one bot per seat"),
 ])
 def test_bad_requests_are_one_line(played: Path, args: list[str], expected: str) -> None:

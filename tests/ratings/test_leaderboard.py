@@ -278,9 +278,11 @@ def test_cli_leaderboard_without_games_exits_2(tmp_path: Path) -> None:
 
 
 def test_cli_leaderboard_missing_folder_exits_2(tmp_path: Path) -> None:
+    """It said "nope: no games.jsonl here", as of a folder that exists."""
     result = runner.invoke(app, ["leaderboard", str(tmp_path / "nope")])
     assert result.exit_code == 2
-    assert result.output.startswith("arena: error: ")
+    assert result.output.strip() == (f"arena: error: {tmp_path / 'nope'}: no such folder or "
+                                     "file (expected a results folder or its games.jsonl)")
 
 
 def test_cli_leaderboard_bad_format_exits_2(tmp_path: Path) -> None:
