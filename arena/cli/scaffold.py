@@ -94,9 +94,10 @@ def check_name(name: str) -> None:
     if not NAME.fullmatch(name):
         raise BadInput(f"bot name {shown(name)}: expected a letter, then letters, digits, '_' or "
                        "'-' (at most 64 characters)")
-    if name in BUILTIN_BOTS:
+    if name.lower() in BUILTIN_BOTS:  # "Random" gave a class RandomBot beside the built-in's
         raise BadInput(f"bot name {name!r}: a built-in bot's ({', '.join(BUILTIN_BOTS)}), "
-                       "which configs and arena play would take for it; expected another name")
+                       "which configs and arena play would take for it (in any case: its "
+                       "class would share the built-in's name); expected another name")
 
 
 def parent_folder(directory: str | None) -> Path:

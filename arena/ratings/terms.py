@@ -21,7 +21,8 @@ def parse_anchor(text: str) -> Anchor:
     except ValueError:
         elo = math.nan
     if not sep or not name or not abs(elo) <= MAX_ELO:
-        raise BadInput(f"--anchor {text!r}: expected NAME=ELO, e.g. random=1000")
+        raise BadInput(f"--anchor {text!r}: expected NAME=ELO, ELO a number from "
+                       f"-{MAX_ELO:,} to {MAX_ELO:,}, e.g. random=1000")
     return name, elo
 
 
