@@ -3,6 +3,7 @@ test of :mod:`arena.ratings.sprt` decides, every game kept on disk as a tourname
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -109,6 +110,8 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
               seats: int) -> Verdict:
     """The SPRT proper, with the folder's lock held."""
     k = seats
+    if max_games is not None:  # every check passed: what the cap allows, said first
+        _warn_about_the_cap(max_games, k)
     lower, upper = test.bounds
     report(f"sprt {candidate} vs {baseline} at {k}-seat tables"
            f"{f' (other seats: {filler or baseline})' if k > 2 else ''}: elo0 {test.elo0:g}, "
@@ -158,6 +161,19 @@ def _check(config: Config, candidate: str, baseline: str, filler: str | None,
         raise BadInput(f"--max-games {max_games}: expected at least one duplicate set "
                        f"({k} games at {k}-seat tables)")
     return k
+
+
+def _warn_about_the_cap(max_games: int, k: int) -> None:
+    """Say at the start what the cap allows: whole sets only, and no verdict at all below
+    MIN_SETS sets (such a test could only end inconclusive, and said so at its end)."""
+    sets = max_games // k
+    if max_games % k:
+        print(f"arena: warning: --max-games {max_games} plays {sets * k} games: the test "
+              f"plays whole duplicate sets of {k}", file=sys.stderr)
+    if sets < MIN_SETS:
+        print(f"arena: warning: --max-games {max_games} allows {sets} sets, and no verdict "
+              f"is taken before {MIN_SETS} ({MIN_SETS * k} games): this test can only end "
+              "inconclusive", file=sys.stderr)
 
 
 def _batches(config: Config, candidate: str, baseline: str, filler: str | None,

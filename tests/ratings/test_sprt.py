@@ -392,7 +392,12 @@ def test_cli_is_inconclusive_at_the_game_limit_and_same_at_any_worker_count(
                                      "--candidate", "random", "--baseline", "random-2",
                                      "--max-games", "7"])
         assert result.exit_code == 3, result.output
-        assert result.output.splitlines()[-1].startswith("inconclusive at the game limit")
+        assert result.stdout.splitlines()[-1].startswith("inconclusive at the game limit")
+        assert result.stderr.splitlines() == [  # said at the start, not only at the end
+            "arena: warning: --max-games 7 plays 6 games: the test plays whole duplicate "
+            "sets of 2",
+            "arena: warning: --max-games 7 allows 3 sets, and no verdict is taken before 30 "
+            "(60 games): this test can only end inconclusive"]
         games = (folder / "out" / "duel-sprt" / "games.jsonl").read_text("utf-8")
         outputs.append([(r["id"], r["totals"]) for r in map(json.loads, games.splitlines())])
     assert len(outputs[0]) == 6  # whole sets only
