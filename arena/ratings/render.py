@@ -30,13 +30,11 @@ _TABULATE = {"plain": "simple", "github": "github", "markdown": "pipe", "html": 
 HEADERS = ["rank", "bot", "games", "wins", "win %", "mean points", "points low", "points high",
            "vs field", "vs field low", "vs field high", "mean rank", "Elo", "Elo low",
            "Elo high", "openskill", "faults", "LOS next %"]  # csv: one number per column
-TABLE_HEADERS = ["rank", "bot", "Elo", "95% CI", "games", "wins", "points", "95% CI",
-                 "vs field", "95% CI", "mean rank", "openskill", "faults", "LOS next"]
+TABLE_HEADERS = ["rank", "bot", "Elo", "Elo 95% CI", "games", "wins", "win %", "points",
+                 "points 95% CI", "vs field", "vs field 95% CI", "mean rank", "openskill",
+                 "faults", "LOS next"]  # --wide: every column, each interval named after its own
 COMPACT_HEADERS = ["rank", "bot", "Elo ± 95%", "games", "win %", "points", "vs field ± 95%",
                    "openskill", "faults", "LOS next"]
-HTML_HEADERS = ["rank", "bot", "Elo", "Elo 95% CI", "games", "wins", "points", "points 95% CI",
-                "vs field", "vs field 95% CI", "mean rank", "openskill", "faults",
-                "LOS next"]  # the wide table's, each interval named after its column
 ANCHOR = "anchor"  # the Elo interval cell of the bot the scale is fixed to
 
 
@@ -81,7 +79,8 @@ def _wide(rows: Sequence[Standing], anchor: str | None) -> list[list[Any]]:
     """Every column, each interval in its own cell (the table before the compact one)."""
     return [[r.rank, r.bot, round(r.elo),
              ANCHOR if r.bot == anchor else _interval(r.elo_low, r.elo_high, 0), r.games,
-             r.wins, r.mean_points, _interval(r.points_low, r.points_high, 1), r.vs_field,
+             r.wins, f"{r.win_pct:.1f}", r.mean_points, _interval(r.points_low, r.points_high, 1),
+             r.vs_field,
              _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
              r.faults, _percent(r.los_next)] for r in rows]
 
@@ -218,7 +217,7 @@ def html_leaderboard(rows: Sequence[Standing], footing: Footing | None = None, *
     """The leaderboard as an html table, one header a column, and its footnotes as
     paragraphs: the one markup both the html page and the tournament report show."""
     anchor = footing.anchor if footing is not None else None
-    headers = HTML_HEADERS if wide else COMPACT_HEADERS
+    headers = TABLE_HEADERS if wide else COMPACT_HEADERS
     table = [[str(cell) for cell in row] for row in _wide(rows, anchor)] if wide else \
         _compact(rows, anchor)
     notes = [] if footing is None else footnotes(footing, wide=wide)

@@ -20,7 +20,14 @@ from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_MEAN, bradley_terry_elo
 from arena.ratings.comparisons import pairwise
 from arena.ratings.leaderboard import Standing, board, faulty_bots, head_to_head, standings
-from arena.ratings.render import HEADERS, TABLE_HEADERS, footnotes, render, render_h2h
+from arena.ratings.render import (
+    COMPACT_HEADERS,
+    HEADERS,
+    TABLE_HEADERS,
+    footnotes,
+    render,
+    render_h2h,
+)
 from arena.ratings.terms import FORMATS
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, places
 
@@ -370,6 +377,9 @@ def test_the_default_table_fits_100_columns_and_wide_has_every_column() -> None:
     assert max(len(line) for line in compact.splitlines()) <= 100, compact
     wide = render(rows.rows, wide=True, footing=rows.footing)
     assert wide.splitlines()[0].split() == " ".join(TABLE_HEADERS).split()
+    # --wide dropped win % and named three columns "95% CI" alike
+    assert {"win %", "Elo 95% CI", "points 95% CI", "vs field 95% CI"} <= set(TABLE_HEADERS)
+    assert set(COMPACT_HEADERS) - set(TABLE_HEADERS) == {"Elo ± 95%", "vs field ± 95%"}
     assert max(len(line) for line in wide.splitlines()) > 100
     for fmt in ("github", "markdown", "html"):
         assert "mean rank" in render(rows.rows, fmt, wide=True)
