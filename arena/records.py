@@ -406,7 +406,7 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
         return []
     records: dict[str, GameRecord] = {}
     shared: dict[bytes, Mapping[str, Any]] = {}
-    dropped = 0
+    dropped = others = 0  # repeated ids; of those, ids of a different game
     variant = ""
     try:
         with path.open(encoding="utf-8") as f:
@@ -419,13 +419,19 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
                 record = _record(path, number, line, actions, shared)
                 if record.variant != variant:  # the first record, or one of another variant
                     variant = _variant(path, number, record.variant, variant)
-                dropped += record.id in records
-                records.setdefault(record.id, record)
+                if (kept := records.setdefault(record.id, record)) is not record:
+                    dropped += 1
+                    others += (kept.seed, kept.seats) != (record.seed, record.seats)
     except UnicodeDecodeError as exc:
         raise BadInput(f"{path}: not UTF-8 text at byte {exc.start}: not a games file") from exc
     except OSError as exc:
         raise BadInput(f"{path}: cannot read it ({exc.strerror})") from exc
-    if dropped:
+    if others:  # two runs' files joined: their ids clash, their games differ
+        log.warning("arena: warning: %s: %d records reuse the id of a different game (another "
+                    "seed or seats; %d repeats in all): only the first record of each id is "
+                    "counted; keep each run's games.jsonl in a folder of its own",
+                    path, others, dropped)
+    elif dropped:
         log.warning("arena: warning: %s: %d records repeat a game id seen before; "
                     "each game is counted once", path, dropped)
     return list(records.values())

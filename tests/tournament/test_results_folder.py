@@ -95,6 +95,24 @@ def test_repeated_game_ids_are_counted_once(tmp_path: Path,
     assert "1 records repeat a game id" in caplog.text
 
 
+def test_ids_of_another_run_s_games_are_named_as_such(tmp_path: Path,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """Two runs' files joined (every SPRT numbers its games s000000-g0 on): the warning
+    said each game was counted once, of games that were different ones."""
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    games = tmp_path / "results" / "t" / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    other = [json.dumps({**json.loads(line), "seed": json.loads(line)["seed"] + 1},
+                        separators=(",", ":")) + "\n" for line in lines[:2]]
+    games.write_text("".join(lines + other + lines[:1]), "utf-8")
+    with caplog.at_level(logging.WARNING, logger="arena.records"):
+        records = read_games(games)
+    assert len(records) == len(lines)
+    assert "2 records reuse the id of a different game (another seed or seats; 3 repeats in " \
+        "all): only the first record of each id is counted" in caplog.text
+
+
 def test_a_last_line_without_its_newline_is_not_counted_and_says_so(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A whole record missing only its final newline (a file edited by hand, or a write
