@@ -295,6 +295,8 @@ def render_h2h(meetings: Sequence[Meeting], fmt: str = "plain") -> str:
     table = [[a, *(cells.get((a, b), "-" if a == b else "") for b in bots)] for a in bots]
     if fmt == "html":
         return _page("Head to head", "Each cell is the row bot's score against the column "
-                     "bot (comparisons won, ties as halves) out of the games they met in.",
+                     "bot (comparisons won, ties as halves) out of their comparisons: one "
+                     "per game they met in, one per pair of their seats where a bot held "
+                     "several.",
                      _html_table(["bot", *bots], table))
     return tabulate(table, ["bot", *bots], tablefmt=_TABULATE[fmt], disable_numparse=True)
