@@ -54,7 +54,8 @@ class Tournament:
 def tournament(folder: Path, records: Sequence[GameRecord]) -> Tournament:
     """The tournament of a results folder: config.yaml where it is there, else the records."""
     identity = _identity(folder)
-    counts = Counter(s.bot for r in records for s in r.seats)
+    counts = Counter(bot for r in records for bot in {s.bot for s in r.seats})  # games, not
+    # seats: an SPRT's baseline holds several seats of each game
     runs = {str(b.get("name")): _runs(b) for b in identity.get("bots") or []
             if isinstance(b, Mapping)}
     names = list(dict.fromkeys([*runs, *counts]))

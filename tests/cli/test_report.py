@@ -401,3 +401,13 @@ def test_a_command_bot_is_shown_with_its_command(tmp_path: Path) -> None:
     runs = {b.name: b.runs for b in tournament(folder, []).bots}
     assert runs == {"greedy": "bots.greedy:GreedyBot",
                     "random": f"{sys.executable} -m arena.seats.host bots.random_bot:RandomBot"}
+
+
+def test_a_bot_in_several_seats_of_a_game_played_it_once(tmp_path: Path) -> None:
+    """The Bots table counted seats: an SPRT's baseline at 4 seats showed three times its
+    games, beside the leaderboard's count."""
+    from arena import api
+    from arena.report.summary import tournament
+    game = api.play("indian13", ["greedy", "random", "random"], seed=1)
+    games = {b.name: b.games for b in tournament(tmp_path, [game]).bots}
+    assert games == {"greedy": 1, "random": 1}
