@@ -121,13 +121,15 @@ class Ratings:
         """Whether there were enough units to resample (MIN_UNITS)."""
         return len(self.elo_samples) > 0
 
-    def los(self, a: int, b: int) -> float:
-        """Likelihood that bot a is stronger than bot b: Phi(d / sd(d)), sd by bootstrap."""
+    def los(self, a: int, b: int) -> float | None:
+        """Likelihood that bot a is stronger than bot b: Phi(d / sd(d)), sd by bootstrap;
+        None when every resample gives the same gap (0%, 50% or 100% would claim a
+        certainty, or an even chance, that no spread measured: as an interval of no width)."""
         diff = float(self.elo.value[a] - self.elo.value[b])
         draws = self.elo_samples[:, a] - self.elo_samples[:, b]
         sd = float(np.nanstd(draws)) if np.isfinite(draws).sum() > 1 else 0.0
         if sd == 0.0:
-            return 0.5 if diff == 0 else float(diff > 0)
+            return None
         return 0.5 * (1.0 + math.erf(diff / (sd * math.sqrt(2.0))))
 
 

@@ -160,9 +160,16 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
             vs_field_low=vs_field[0], vs_field_high=vs_field[1],
             mean_rank=round(tally.rank_sum[bot] / games, 2),
             openskill=round(ordinals[bot], 2), faults=tally.faults[bot],
-            los_next=None if below is None or not rated.has_intervals
-            else round(100 * rated.los(i, below), 1)))
+            los_next=_los(rated, i, below)))
     return rows
+
+
+def _los(rated: Ratings, i: int, below: int | None) -> float | None:
+    """LOS over the next bot down, in %, where the resamples measured a spread."""
+    if below is None or not rated.has_intervals:
+        return None
+    los = rated.los(i, below)
+    return None if los is None else round(100 * los, 1)
 
 
 def _bounds(estimate: Estimate, i: int, digits: int) -> tuple[float | None, float | None]:

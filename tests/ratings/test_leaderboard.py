@@ -532,3 +532,12 @@ def test_a_seat_that_forfeits_loses_its_comparisons_whatever_its_total() -> None
     meetings = {(m.bot, m.opponent): m.score for m in head_to_head(games)}
     assert meetings[("plays", "quits")] == 20
     assert rows["quits"].mean_points == 0.0  # its points stay what it scored
+
+
+def test_no_los_where_every_resample_gives_the_same_gap() -> None:
+    """Two bots that tie every game: the Elo note said every resample gives the same
+    value, and the LOS cell still read 50.0%."""
+    records = [record(["a", "b"], [10, 10], gid=f"g{i}") for i in range(12)]
+    rows = standings(records)
+    assert [r.los_next for r in rows] == [None, None]
+    assert rows[0].elo_low is None  # the interval's note, for the same reason
