@@ -230,7 +230,7 @@ def sprt(
     until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
     from arena.ratings.sprt import Sprt  # numpy: only when rating
     from arena.tournament.sprt_run import run_sprt, sprt_folder
-    cfg = load_config(config, overrides={"workers": workers, "seed": seed})
+    cfg = load_config(config, overrides={"workers": workers, "seed": seed}, schedule=False)
     _warn_if_unconfined(cfg)
     try:
         verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),

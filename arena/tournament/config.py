@@ -218,8 +218,10 @@ NOT_CONFIGS = {".py": "a Python file: a bot is named in a config's bots", ".js":
                "records: arena leaderboard and arena replay read those"}
 
 
-def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Config:
-    """Read and validate a tournament config file."""
+def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None,
+                schedule: bool = True) -> Config:
+    """Read and validate a tournament config file; ``schedule=False`` (``arena sprt``, which
+    makes its own games) leaves its ``format`` unchecked and unused."""
     file = Path(path)
     try:
         raw, node = safe_yaml.load(safe_yaml.read_text(file))
@@ -233,7 +235,7 @@ def load_config(path: str | Path, *, overrides: Mapping[str, Any] | None = None)
     where = _Where(file, node)
     if not isinstance(raw, dict):
         raise where.error((), "expected a mapping of keys such as name, variant, bots")
-    return _validate(raw, where, dict(overrides or {}), base=file.parent)
+    return _validate(raw, where, dict(overrides or {}), base=file.parent, schedule=schedule)
 
 
 def config_from(raw: Mapping[str, Any], *, base: str | Path = ".",
@@ -296,7 +298,8 @@ def _override(over: Mapping[str, Any], key: str, bound: Bound) -> Any:
     return value
 
 
-def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Path) -> Config:
+def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Path, *,
+              schedule: bool = True) -> Config:
     _check_keys(raw, TOP_KEYS, (), where)
     for key in ("name", "variant", "bots"):
         if key not in raw:
@@ -310,7 +313,8 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
         bad = next((k for k in opts if str(exc).find(shown(k)) >= 0), None)
         raise where.error(("options", bad) if bad else ("options",), str(exc)) from exc
     bots = _bots(raw["bots"], where, base)
-    fmt = _format(raw.get("format", {}), where, bots, int(options["players"]))
+    fmt = _format(raw.get("format", {}), where, bots, int(options["players"])) if schedule \
+        else Format()
     if (games := _override(over, "games", GAMES)) is not None:
         fmt = replace(fmt, games=games)
     isolation = raw.get("isolation", "process")
@@ -331,7 +335,8 @@ def _validate(raw: dict[str, Any], where: _Where, over: dict[str, Any], base: Pa
                     output=_output(raw, where, over.get("output")),
                     anchor=_rating(raw.get("rating", {}), where, bots),
                     cluster=_cluster(raw, where, over))
-    _check_games(config, where, over)
+    if schedule:
+        _check_games(config, where, over)
     _check_results_dir(config, where, from_command_line=over.get("output") is not None)
     return config
 

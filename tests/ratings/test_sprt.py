@@ -507,3 +507,27 @@ def test_a_forfeited_seat_loses_the_comparison_whatever_its_total() -> None:
         msgspec.structs.replace(s, forfeit=s.bot == "A") for s in g.seats)) for g in played]
     assert set_result(games, "A", "B") == (0.0, 2)
     assert set_result(games, "B", "A") == (2.0, 2)
+
+
+def test_cli_at_3_seats_needs_only_the_two_bots(tmp_path: Path) -> None:
+    """The README: the other seats are held by B. A config of the two bots at 3 seats was
+    refused for its round robin ("expected at least 3 bots"), and a gauntlet without a
+    candidate for its format, neither of which an SPRT plays."""
+    path = tmp_path / "s3.yaml"
+    path.write_text(f"""\
+name: s3
+variant: indian13
+isolation: inprocess
+options: {{players: 3}}
+format: {{type: gauntlet}}
+bots:
+  - {{name: greedy, module: "bots.greedy:GreedyBot"}}
+  - {{name: random, module: "bots.random_bot:RandomBot"}}
+seed: 4
+output: {tmp_path / "out"}
+""", encoding="utf-8")
+    result = runner.invoke(app, ["sprt", str(path), "--candidate", "greedy", "--baseline",
+                                 "random", "--max-games", "6"])
+    assert result.exit_code == 3, result.output
+    assert "(other seats: random)" in result.stdout
+    assert runner.invoke(app, ["run", str(path)]).exit_code == 2  # a tournament needs both
