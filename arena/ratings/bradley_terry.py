@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from arena.ratings.comparisons import (
     Floats,

@@ -16,7 +16,7 @@ import logging.handlers
 import threading
 from pathlib import Path
 
-from multiprocessing_logging import MultiProcessingHandler as Relay
+from multiprocessing_logging import MultiProcessingHandler as Relay  # type: ignore[import-untyped]
 
 __all__ = ["LOG_BYTES", "Relay", "end_relays", "relays_for_worker", "start_logging",
            "stop_logging", "use_relays"]
