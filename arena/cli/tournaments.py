@@ -238,7 +238,8 @@ def sprt(
                            max_games=max_games, report=typer.echo, fresh=fresh)
     except KeyboardInterrupt as exc:
         games = sprt_folder(cfg) / "games.jsonl"
-        _stopped(exc, f": the games played are kept in {games} (a new test needs --fresh)"
+        _stopped(exc, f": the games played are kept in {games}; run the command again "
+                 "(without --fresh) to resume the test"
                  if games.is_file() and games.stat().st_size else "")
     folder = sprt_folder(cfg)  # a broken candidate is not a weak one: say so beside H0
     _name_broken_bots(read_games(folder / "games.jsonl", actions=False), folder / "logs")

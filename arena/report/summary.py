@@ -85,6 +85,8 @@ def _identity(folder: Path) -> Mapping[str, Any]:
     identity = stored.get("identity") if isinstance(stored, dict) else None
     if not isinstance(identity, dict):
         return {}
+    if isinstance(stored.get("sprt"), dict):  # an SPRT's folder: its test, not a schedule
+        identity = {**identity, "format": {**stored["sprt"], "type": "SPRT"}}
     commands = stored.get("commands")
     if isinstance(commands, dict) and isinstance(identity.get("bots"), list):
         identity = {**identity, "bots": [
@@ -131,12 +133,20 @@ def _format(fmt: Any) -> str:
     """The schedule in words: its type, games a table and whether deals are duplicated."""
     if not isinstance(fmt, Mapping):
         return ""
+    if fmt.get("type") == "SPRT":
+        bounds = ", ".join(f"{k} {_number(fmt.get(k))}" for k in ("elo0", "elo1", "alpha",
+                                                                   "beta"))
+        return f"SPRT of {fmt.get('candidate')} against {fmt.get('baseline')}: {bounds}"
     parts = [str(fmt.get("type", ""))]
     if fmt.get("games"):
         parts.append(f"{fmt['games']} games a table")
     if fmt.get("duplicate"):
         parts.append("duplicate deals")
     return ", ".join(p for p in parts if p)
+
+
+def _number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, int | float) else str(value)
 
 
 def _dates(folder: Path) -> tuple[Moment, ...]:

@@ -46,6 +46,7 @@ from arena.tournament.schedule import Pairing, Schedule, make_schedule
 from arena.tournament.worker import GameFailed, Job, close_seats, failed_text, play_pairing
 
 log = logging.getLogger("arena.tournament.runner")
+CONFIG_FILE = "config.yaml"  # what decided a results folder's games, for the resume
 LOCK = "arena.lock"  # held by the arena run writing the folder
 UNSAVED = "unsaved"  # the pool workers' finished games, until this process has written them
 
@@ -88,7 +89,7 @@ def writing(folder: Path) -> Iterator[None]:
             PARENT_ONLY.discard(lock.fileno())
 
 
-def _stored_identity(stored: Path, folder: Path) -> dict[str, Any] | None:
+def stored_identity(stored: Path, folder: Path) -> dict[str, Any] | None:
     """What ``config.yaml`` says of the tournament, or a one-line error that keeps the games
     (never the advice to start over: --fresh would delete them and the contest seed)."""
     if not stored.exists():
@@ -109,15 +110,15 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     """Create or check the results folder (its lock held); return the config with its seed
     settled, and the ids of games already played."""
     folder = config.results_dir
-    stored = folder / "config.yaml"
-    previous = _stored_identity(stored, folder)
+    stored = folder / CONFIG_FILE
+    previous = stored_identity(stored, folder)
     if fresh and folder.exists():
         _start_over(folder)
         previous = None
     if config.seed is None:
         config = settle_seed(config, previous)
     if previous is not None and previous.get("identity_hash") != config.identity_hash():
-        changed = _changed(previous.get("identity", {}), config.identity())
+        changed = changes(previous.get("identity", {}), config.identity())
         raise BadInput(f"{folder}: made by a different config (changed: "
                        f"{'; '.join(changed) or 'unknown'}); run again with --fresh "
                        "to start over, or change the name")
@@ -126,7 +127,7 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     done = {r.id for r in read_games(games, actions=False)}
     _refuse_unscheduled(games, done, schedule_for(config))
     try:
-        _store_identity(config, stored)
+        store_identity(config, stored)
         drop_torn_tail(games)
     except OSError as exc:  # a full disk: nothing is played, nothing lost
         raise ArenaError(f"{folder}: cannot write the results folder ({exc.strerror or exc})"
@@ -136,21 +137,21 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     return config, done
 
 
-def _changed(before: Any, now: dict[str, Any]) -> list[str]:
+def changes(before: Any, now: dict[str, Any]) -> list[str]:
     """What differs between the identity stored with the games and this config's, named
     down to the bot: "bots" alone sent the organiser looking through every bot."""
     before = before if isinstance(before, dict) else {}
     return [f"bots ({_bots_changed(before['bots'], value)})"
             if key == "bots" and isinstance(before.get(key), list) else
-            _what_changed(key, before.get(key), value)
+            change_of(key, before.get(key), value)
             for key, value in now.items() if before.get(key) != value]
 
 
-def _what_changed(key: str, before: Any, now: Any) -> str:
+def change_of(key: str, before: Any, now: Any) -> str:
     """``format.games 20 before, 2 now``: "format" alone read as the --format option, and
     hid that an earlier run's --games had made the difference."""
     if isinstance(before, dict) and isinstance(now, dict):
-        return ", ".join(_what_changed(f"{key}.{k}", before.get(k), now.get(k))
+        return ", ".join(change_of(f"{key}.{k}", before.get(k), now.get(k))
                          for k in {**before, **now} if before.get(k) != now.get(k))
     if key == "seed" or isinstance(now, dict | list):  # a seed is not for the console
         return key
@@ -237,11 +238,13 @@ def _game_id(line: bytes) -> str | None:
         return None
 
 
-def _store_identity(config: Config, stored: Path) -> None:
-    """Write what the resume checks (``config.yaml``), replaced whole, never torn."""
+def store_identity(config: Config, stored: Path, *, extra: dict[str, Any] | None = None
+                   ) -> None:
+    """Write what the resume checks (``config.yaml``, with ``extra`` sections such as an
+    SPRT's settings), replaced whole, never torn."""
     stored.parent.mkdir(parents=True, exist_ok=True)
     record: dict[str, Any] = {"identity_hash": config.identity_hash(),
-                              "identity": config.identity()}
+                              "identity": config.identity(), **(extra or {})}
     if config.anchor is not None:  # how to rate, not which games: outside the hash
         record["rating"] = {"anchor": {config.anchor[0]: config.anchor[1]}}
     commands = {b.name: list(b.command) for b in config.bots if b.command}

@@ -7,8 +7,9 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
-from arena.errors import BadInput
+from arena.errors import ArenaError, BadInput
 from arena.ratings.sprt import (
     MIN_SETS,
     EloGap,
@@ -19,15 +20,20 @@ from arena.ratings.sprt import (
     llr,
     set_result,
 )
-from arena.records import GameRecord
+from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.tournament.config import Config
 from arena.tournament.logs import start_logging, stop_logging
 from arena.tournament.runner import (
+    CONFIG_FILE,
     append_records,
+    change_of,
+    changes,
     check_config_bots,
     open_records,
     play_pairings,
     settle_seed,
+    store_identity,
+    stored_identity,
     writing,
 )
 from arena.tournament.schedule import Pairing, derive_seed, duplicate_set
@@ -63,22 +69,27 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
              filler: str | None = None, max_games: int | None = None,
              report: Callable[[str], None] = print, fresh: bool = False) -> Verdict:
     """Play duplicate sets in parallel batches until the LLR leaves its bounds (or the game
-    limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``, which must
-    hold none of an earlier test unless ``fresh`` (they are replaced)."""
+    limit is reached); the games go to ``<output>/<name>-sprt/games.jsonl``. A test stopped
+    before resumes from its last whole set when nothing that decides its games or its
+    verdict changed (``config.yaml`` there keeps them); else its games are refused unless
+    ``fresh`` (they are replaced)."""
     config = replace(config)  # checked again: code may change its options
     k = _check(config, candidate, baseline, filler, max_games)
+    playing = {candidate, baseline, filler or baseline}  # the test's bots decide its games
+    config = replace(config, bots=tuple(b for b in config.bots if b.name in playing))
+    key = {"candidate": candidate, "baseline": baseline, "filler": filler,
+           "elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha, "beta": test.beta}
     folder = sprt_folder(config)
-    _check_unused(folder / "games.jsonl", fresh=fresh)  # before any bot starts
-    check_config_bots(config, {candidate, baseline, filler or baseline})
-    if config.seed is None:  # random, as in a tournament: bots must not guess the deals
-        config = settle_seed(config, None)
+    config = _settled(config, folder, key, fresh=fresh)  # a changed test: before any bot
+    check_config_bots(config)
     with writing(folder):
-        _check_unused(folder / "games.jsonl", fresh=fresh)  # another run may have written
+        config = _settled(config, folder, key, fresh=fresh)  # another run may have written
+        earlier = _earlier(config, folder, key, fresh=fresh, seats=k)
         handler = start_logging(folder)  # the faults' details, as a tournament's
         try:
             return _run_sprt(config, test, folder=folder, candidate=candidate,
                              baseline=baseline, filler=filler, max_games=max_games,
-                             report=report, seats=k)
+                             report=report, seats=k, earlier=earlier)
         finally:
             stop_logging(handler)
 
@@ -88,27 +99,71 @@ def sprt_folder(config: Config) -> Path:
     return config.output / f"{config.name}-sprt"
 
 
-def _check_unused(games: Path, *, fresh: bool) -> None:
-    """A new test replaces the games of the last one only when told to (``--fresh``): a
-    test stopped or run before is otherwise lost without a word."""
-    if fresh:
-        return
+def _settled(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool) -> Config:
+    """The config with its seed settled (the stored test's, for a resume); BadInput when the
+    folder holds games of a test that differs, naming what changed."""
+    games = folder / "games.jsonl"
+    held = 0 if fresh else _held(games)
+    if not held:
+        return config if config.seed is not None else settle_seed(config, None)
+    previous = stored_identity(folder / CONFIG_FILE, folder)
+    if previous is None or not isinstance(previous.get("sprt"), dict):
+        raise BadInput(f"{games} holds {held} games of an earlier test whose settings were "
+                       "not kept: add --fresh to start a new test in their place, or move "
+                       "them away first")
+    if config.seed is None:
+        config = settle_seed(config, previous)
+    changed = [] if previous.get("identity_hash") == config.identity_hash() else \
+        changes(previous.get("identity", {}), config.identity())
+    changed += [change_of(name, previous["sprt"].get(name), value)
+                for name, value in key.items() if previous["sprt"].get(name) != value]
+    if changed:
+        raise BadInput(f"{games} holds {held} games of a test with other settings (changed: "
+                       f"{'; '.join(changed)}): run that test's command to resume it, or add "
+                       "--fresh to start a new test in their place")
+    return config
+
+
+def _held(games: Path) -> int:
+    """Lines in a games file (0 when there is none)."""
     try:
         with games.open("rb") as lines:
-            held = sum(chunk.count(b"\n") for chunk in iter(lambda: lines.read(1 << 20), b""))
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: lines.read(1 << 20), b""))
     except FileNotFoundError:
-        return
+        return 0
     except OSError as exc:
         raise BadInput(f"{games}: cannot read it ({exc.strerror})") from None
-    if held:
-        raise BadInput(f"{games} holds {held} games of an earlier test: add --fresh to "
-                       "start a new test in their place, or move them away first")
+
+
+def _earlier(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool,
+             seats: int) -> list[GameRecord]:
+    """The whole sets a stopped run of this test played (none when ``fresh``: its games go),
+    with the test's settings written beside them for the next resume (and the report)."""
+    games = folder / "games.jsonl"
+    try:
+        if fresh:
+            games.unlink(missing_ok=True)
+        drop_torn_tail(games)  # a write cut short: that set is played again
+        store_identity(config, folder / CONFIG_FILE, extra={"sprt": key})
+    except OSError as exc:
+        raise ArenaError(f"{folder}: cannot write the results folder ({exc.strerror or exc})"
+                         ) from None
+    records = read_games(games, actions=False)
+    assert config.seed is not None  # settled
+    expected = sprt_pairings(key["candidate"], key["baseline"], players=seats,
+                             seed=config.seed, sets=range(len(records) // seats),
+                             filler=key["filler"])
+    if len(records) % seats or [r.id for r in records] != [p.id for p in expected]:
+        raise BadInput(f"{games}: not the whole sets of this test in order (games "
+                       f"{records[0].id if records else ''} on); add --fresh to start it over")
+    return records
 
 
 def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, baseline: str,
               filler: str | None, max_games: int | None, report: Callable[[str], None],
-              seats: int) -> Verdict:
-    """The SPRT proper, with the folder's lock held."""
+              seats: int, earlier: list[GameRecord]) -> Verdict:
+    """The SPRT proper, with the folder's lock held, after the ``earlier`` sets of a
+    stopped run of it."""
     k = seats
     if max_games is not None:  # every check passed: what the cap allows, said first
         _warn_about_the_cap(max_games, k)
@@ -121,15 +176,22 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
            f"± its 95% interval")
     scores = Scores()
     result = None
+    for group in (earlier[i:i + k] for i in range(0, len(earlier), k)):
+        scores = _scored(scores, group, candidate, baseline)
+        result = decision(scores, test)
+    if earlier:
+        report(f"resumed: {len(earlier)} games ({scores.n} sets) of this test played before")
+        report(_progress(scores, test, k))
     path = folder / "games.jsonl"
-    then = "the games played are kept there; make room and start the test again"
-    with open_records(path, "wb", then=then) as out:
-        for games in _batches(config, candidate, baseline, filler, max_games, folder):
+    then = ("the games played are kept there; make room and run the command again (without "
+            "--fresh) to resume the test")
+    with open_records(path, "ab", then=then) as out:
+        for games in () if result else _batches(config, candidate, baseline, filler,
+                                                max_games, folder, start=scores.n):
             for group in (games[i:i + k] for i in range(0, len(games), k)):
                 data = "".join(r.to_json() + "\n" for r in group).encode()
                 append_records(path, out, data, then=then)
-                points, meetings = set_result(group, candidate, baseline)
-                scores = scores.add(points / meetings, meetings=meetings)
+                scores = _scored(scores, group, candidate, baseline)
                 result = decision(scores, test)
                 if result:
                     break
@@ -176,13 +238,20 @@ def _warn_about_the_cap(max_games: int, k: int) -> None:
               "inconclusive", file=sys.stderr)
 
 
+def _scored(scores: Scores, group: list[GameRecord], candidate: str, baseline: str) -> Scores:
+    """The scores with one more set."""
+    points, meetings = set_result(group, candidate, baseline)
+    return scores.add(points / meetings, meetings=meetings)
+
+
 def _batches(config: Config, candidate: str, baseline: str, filler: str | None,
-             max_games: int | None, folder: Path) -> Iterator[list[GameRecord]]:
-    """Batches of whole sets, enough to keep every worker busy; records in set order."""
+             max_games: int | None, folder: Path, *, start: int = 0
+             ) -> Iterator[list[GameRecord]]:
+    """Batches of whole sets from set ``start``, enough to keep every worker busy; records
+    in set order."""
     k = config.players
     per_batch = max(4, 4 * config.workers)
     limit = None if max_games is None else max_games // k
-    start = 0
     while limit is None or start < limit:
         count = per_batch if limit is None else min(per_batch, limit - start)
         assert config.seed is not None  # settled by run_sprt

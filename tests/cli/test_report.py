@@ -390,14 +390,14 @@ def test_a_command_bot_is_shown_with_its_command(tmp_path: Path) -> None:
     beside the config.yaml that was there."""
     from arena.report.summary import tournament
     from arena.tournament.config import load_config
-    from arena.tournament.runner import _store_identity
+    from arena.tournament.runner import store_identity
     path = tmp_path / "cmd.yaml"
     path.write_text(tournament_config("cmd", "indian13", 2, 2, 5).replace(
         "  - name: random\n    module: bots.random_bot:RandomBot\n",
         f"  - name: random\n    command: [{sys.executable}, -m, arena.seats.host, "
         "'bots.random_bot:RandomBot']\n"), "utf-8")
     folder = tmp_path / "results"
-    _store_identity(load_config(path), folder / "config.yaml")
+    store_identity(load_config(path), folder / "config.yaml")
     runs = {b.name: b.runs for b in tournament(folder, []).bots}
     assert runs == {"greedy": "bots.greedy:GreedyBot",
                     "random": f"{sys.executable} -m arena.seats.host bots.random_bot:RandomBot"}

@@ -418,25 +418,61 @@ def test_cli_bad_input_exits_2(tmp_path: Path, args: list[str], message: str) ->
     assert result.output.startswith("arena: error: ") and message in result.output
 
 
-def test_cli_keeps_an_earlier_tests_games_unless_told_fresh(tmp_path: Path) -> None:
-    """A second test silently replaced the first one's games (or those of a test stopped
-    half way); it now needs --fresh. --seed sets the test's seed, as in arena run."""
-    args = ["sprt", str(config(tmp_path)), "--candidate", "random", "--baseline", "random-2",
-            "--max-games", "4"]
-    first = runner.invoke(app, args)
+def test_cli_resumes_a_stopped_test_and_refuses_one_with_other_settings(
+        tmp_path: Path) -> None:
+    """A stopped test could only start over (--fresh), its games lost to it; now the same
+    command plays on from its last whole set, to the games one uninterrupted run plays. A
+    test of other settings is refused, naming what changed; --fresh replaces its games, and
+    --seed sets the test's seed, as in arena run."""
+    args = ["sprt", str(config(tmp_path)), "--candidate", "random", "--baseline", "random-2"]
+    first = runner.invoke(app, [*args, "--max-games", "4"])
     assert first.exit_code == 3, first.output
     games = tmp_path / "out" / "duel-sprt" / "games.jsonl"
+    more = runner.invoke(app, [*args, "--max-games", "8"])
+    assert more.exit_code == 3, more.output
+    assert "resumed: 4 games (2 sets) of this test played before" in more.stdout.splitlines()
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    once = runner.invoke(app, ["sprt", str(config(whole)), "--candidate", "random",
+                               "--baseline", "random-2", "--max-games", "8"])
+    assert once.exit_code == 3, once.output
+    def played(path: Path) -> list[tuple[str, int, str, list[int]]]:
+        return [(r["id"], r["seed"], r["actions"], r["totals"])
+                for r in map(json.loads, path.read_text("utf-8").splitlines())]
+    assert played(games) == played(whole / "out" / "duel-sprt" / "games.jsonl")
     before = games.read_bytes()
+    other = runner.invoke(app, [*args, "--max-games", "8", "--elo1", "20"])
+    assert other.exit_code == 2, other.output
+    assert other.stderr == (f"arena: error: {games} holds 8 games of a test with other "
+                            "settings (changed: elo1 10.0 before, 20.0 now): run that test's "
+                            "command to resume it, or add --fresh to start a new test in "
+                            "their place\n")
+    assert games.read_bytes() == before
+    fresh = runner.invoke(app, [*args, "--max-games", "4", "--fresh", "--seed", "77"])
+    assert fresh.exit_code == 3, fresh.output
+    assert fresh.stdout.splitlines()[0].endswith(", seed 77")
+    assert games.read_bytes() != before and games.read_bytes().count(b"\n") == 4
+    from arena.report.summary import tournament  # the report names the test, its bots
+    shown = tournament(games.parent, [])
+    assert shown.format == "SPRT of random against random-2: elo0 0, elo1 10, alpha 0.05, " \
+        "beta 0.05"
+    assert [(b.name, b.runs) for b in shown.bots] == [
+        ("random", "bots.random_bot:RandomBot"), ("random-2", "bots.random_bot:RandomBot")]
+
+
+def test_cli_refuses_games_of_a_test_whose_settings_were_not_kept(tmp_path: Path) -> None:
+    """A folder from before the settings were kept beside the games (or games put there by
+    hand) is not resumed on trust."""
+    args = ["sprt", str(config(tmp_path)), "--candidate", "random", "--baseline", "random-2",
+            "--max-games", "4"]
+    assert runner.invoke(app, args).exit_code == 3
+    folder = tmp_path / "out" / "duel-sprt"
+    (folder / "config.yaml").unlink()
     again = runner.invoke(app, args)
     assert again.exit_code == 2, again.output
-    assert again.output == (f"arena: error: {games} holds 4 games of an earlier test: add "
-                            "--fresh to start a new test in their place, or move them "
-                            "away first\n")
-    assert games.read_bytes() == before
-    fresh = runner.invoke(app, [*args, "--fresh", "--seed", "77"])
-    assert fresh.exit_code == 3, fresh.output
-    assert fresh.output.splitlines()[0].endswith(", seed 77")
-    assert games.read_bytes() != before and games.read_bytes().count(b"\n") == 4
+    assert again.stderr == (f"arena: error: {folder / 'games.jsonl'} holds 4 games of an "
+                            "earlier test whose settings were not kept: add --fresh to start "
+                            "a new test in their place, or move them away first\n")
 
 
 def test_cli_logs_the_faults_details_in_the_tests_folder(tmp_path: Path) -> None:

@@ -624,7 +624,8 @@ def test_a_full_disk_stops_an_sprt_in_one_line(tmp_path: Path) -> None:
     games = tmp_path / "out" / "full-sprt" / "games.jsonl"
     assert proc.returncode == 1, (out, err)
     assert err.strip() == (f"arena: error: cannot write {games}: File too large; the games "
-                           "played are kept there; make room and start the test again")
+                           "played are kept there; make room and run the command again "
+                           "(without --fresh) to resume the test")
     assert len(whole_lines(games)) >= 2
 
 
