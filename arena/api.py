@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args
 
-from arena.cards import Card, parse_cards
-from arena.engine.game import HandReport
+from arena.cards import Card, check_in_deck, parse_cards
+from arena.engine.game import MAX_HAND, HandReport
 from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
@@ -119,12 +119,17 @@ def _named(text: str) -> BotSpec:
         raise BadInput(f"bots: {exc}, got {shown(text)}") from exc
 
 
-def check_hand(variant: str, cards: Sequence[str | Card], *, wild: str | Card | None = None,
+def check_hand(variant: str, cards: str | Sequence[str | Card], *, wild: str | Card | None = None,
                round: int | None = None, options: Mapping[str, Any] | None = None
                ) -> HandReport:
     """``arena hand`` as a value: the best arrangement, deadwood, points and whether the
     cards declare (go out)."""
-    hand = [c if isinstance(c, Card) else parse_cards([c])[0] for c in cards]
+    hand = parse_cards(cards) if isinstance(cards, str) else \
+        [c if isinstance(c, Card) else parse_cards([c])[0] for c in cards]
+    if len(hand) > MAX_HAND:
+        raise BadInput(f"{len(hand)} cards: expected at most {MAX_HAND} in a hand")
+    game = find_variant(variant)
+    if (held := game.deck_counts(dict(options or {}))) is not None:
+        check_in_deck(hand, held)  # five aces of spades are no hand: arena hand says so
     indicator = wild if isinstance(wild, Card) or wild is None else Card.parse(wild)
-    return find_variant(variant).hand_report(hand, wild=indicator, round=round,
-                                             options=dict(options or {}))
+    return game.hand_report(hand, wild=indicator, round=round, options=dict(options or {}))

@@ -222,3 +222,15 @@ def test_a_script_using_the_library_passes_mypy_strict(tmp_path: Path) -> None:
                            str(tmp_path / ".mypy"), str(script)], cwd=tmp_path, env=env,
                           text=True, capture_output=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_check_hand_refuses_what_arena_hand_refuses_and_takes_text() -> None:
+    """It returned 50 points for five aces of spades and scored 25 cards, where `arena
+    hand` refuses both; a hand given as one text was read a character at a time."""
+    with pytest.raises(BadInput, match="^AS given 5 times: the deck holds 2$"):
+        api.check_hand("indian13", ["AS"] * 5, wild="7C")
+    with pytest.raises(BadInput, match="^25 cards: expected at most 20 in a hand$"):
+        api.check_hand("indian13", ["2S", "3S", "4S", "5S", "6S"] * 5, wild="7C")
+    text = "3S 4S 5S 7H 8H 9H JK 2C 3C 4C 5D 6D 7D"
+    assert api.check_hand("indian13", text, wild="7C") == \
+        api.check_hand("indian13", text.split(), wild="7C")

@@ -15,6 +15,7 @@ import typer
 
 from arena.actions import Placed
 from arena.cards import Card, check_in_deck, parse_cards
+from arena.engine.game import MAX_HAND as MAX_HAND  # re-exported for the calculators
 from arena.errors import ArenaError, BadInput, shown
 from arena.seats.bot import BUILTIN_BOTS as BUILTIN_BOTS  # re-exported for the commands
 from arena.seats.bot import BotSpec, named_bot
@@ -149,7 +150,6 @@ def command_spec(text: str, seat: int) -> BotSpec:
 # each card past that: 20 leaves room for any hand a player asks about and answers within
 # about a second. No combination holds more than about 20 cards (a Three-Thirteen set of
 # every copy of one rank and every wild card): 36 is past any a player could lay down.
-MAX_HAND = 20
 
 
 MAX_MELD = 36

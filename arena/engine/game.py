@@ -29,6 +29,8 @@ from arena.engine.view import (
 from arena.errors import BadInput, IllegalAction
 
 DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
+MAX_HAND = 20  # the most cards a calculator takes: more is no hand, and the solver's time
+# grows with it
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandReport:
