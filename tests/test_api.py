@@ -14,6 +14,7 @@ import pytest
 
 from arena import api
 from arena.actions import parse_action
+from arena.cards import deck
 from arena.errors import BadInput
 from arena.records import GameRecord
 from arena.variants import find_variant
@@ -227,10 +228,35 @@ def test_a_script_using_the_library_passes_mypy_strict(tmp_path: Path) -> None:
 def test_check_hand_refuses_what_arena_hand_refuses_and_takes_text() -> None:
     """It returned 50 points for five aces of spades and scored 25 cards, where `arena
     hand` refuses both; a hand given as one text was read a character at a time."""
-    with pytest.raises(BadInput, match="^AS given 5 times: the deck holds 2$"):
+    with pytest.raises(BadInput, match=r"^AS given 5 times: the deck holds 2$"):
         api.check_hand("indian13", ["AS"] * 5, wild="7C")
-    with pytest.raises(BadInput, match="^25 cards: expected at most 20 in a hand$"):
+    with pytest.raises(BadInput, match=r"^25 cards: expected at most 20 in a hand$"):
         api.check_hand("indian13", ["2S", "3S", "4S", "5S", "6S"] * 5, wild="7C")
     text = "3S 4S 5S 7H 8H 9H JK 2C 3C 4C 5D 6D 7D"
     assert api.check_hand("indian13", text, wild="7C") == \
         api.check_hand("indian13", text.split(), wild="7C")
+
+
+@pytest.mark.parametrize(("setup", "message"), [
+    ({"seed": None}, "seed None: expected an integer from 0"),
+    ({"seed": "abc"}, "seed 'abc': expected an integer from 0"),
+    ({"seed": -1}, "seed -1: expected an integer from 0"),
+    ({"seed": 1, "dealer": 5}, "dealer 5: expected a seat from 0 to 1"),
+    ({"seed": 1, "decks": deck(decks=2, jokers=2)}, "decks: expected a list of decks"),
+    ({"seed": 1, "decks": [[str(c) for c in deck(decks=2, jokers=2)]]},
+     "decks[0]: expected Card objects"),
+])
+def test_a_game_is_set_up_as_documented_or_refused(setup: dict[str, Any], message: str
+                                                   ) -> None:
+    """A seed of None dealt a different game each time and text was taken as a seed; a
+    dealer past the table and a deck of text or one unwrapped deck failed deep in the deal."""
+    with pytest.raises(BadInput, match=f"^{re.escape(message)}"):
+        find_variant("indian13")(options={"players": 2}, **setup)
+
+
+@pytest.mark.parametrize("seat", [-1, 3])
+def test_a_view_of_no_seat_is_refused(seat: int) -> None:
+    """view(-1) showed the last seat's hand under seat -1."""
+    game = find_variant("indian13")(seed=1, options={"players": 3})
+    with pytest.raises(BadInput, match=f"^seat {seat}: expected a seat from 0 to 2$"):
+        game.view(seat)

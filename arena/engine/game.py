@@ -32,6 +32,25 @@ DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
 MAX_HAND = 20  # the most cards a calculator takes: more is no hand, and the solver's time
 # grows with it
 
+def _check_setup(seed: Any, decks: Sequence[Sequence[Card]], dealer: int | None,
+                 players: int) -> None:
+    """A game's seed, stacked decks and dealer, as the constructor takes them: a seed of
+    None (a fresh game each time) or text played without a word, and a bad deck failed in
+    the deal with an IndexError or AttributeError."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise BadInput(f"seed {seed!r}: expected an integer from 0")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                               or not 0 <= dealer < players):
+        raise BadInput(f"dealer {dealer!r}: expected a seat from 0 to {players - 1}")
+    if isinstance(decks, Card) or any(isinstance(d, Card | str) for d in decks):
+        raise BadInput("decks: expected a list of decks, each a list of cards "
+                       "([deck(decks=2, jokers=2)], not one deck)")
+    for i, stacked in enumerate(decks):
+        if not all(isinstance(c, Card) for c in stacked):
+            raise BadInput(f"decks[{i}]: expected Card objects (arena.cards.parse_cards "
+                           "reads text)")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandReport:
     """The rules calculator's answer for a list of cards (``arena hand``)."""
@@ -138,6 +157,7 @@ class Game:
         in the order given (first card first) instead of a shuffle, round after round."""
         self.options: dict[str, Any] = resolve_options(self.name, self.OPTIONS, options or {})
         self.players: int = int(self.options["players"])
+        _check_setup(seed, decks, dealer, self.players)
         self.seed = seed
         self.rng = random.Random(seed)
         self.stacked = [list(reversed(d)) for d in decks]
@@ -483,6 +503,8 @@ class Game:
 
     def view(self, seat: int) -> View:
         """What ``seat`` is shown now (COM-5)."""
+        if not 0 <= seat < self.players:  # -1 showed the last seat's hand
+            raise BadInput(f"seat {seat!r}: expected a seat from 0 to {self.players - 1}")
         return View(
             variant=self.version, seat=seat, players=self.players, decision=self.decision,
             round=self.round, dealer=self.dealer, hand=tuple(self.hands[seat]),
