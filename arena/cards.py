@@ -71,11 +71,17 @@ class Card:
     @classmethod
     def of(cls, rank: int, suit: int) -> Card:
         """Build from rank 1..13 and suit 0..3, the order the solver thinks in."""
+        if not (1 <= rank <= 13 and 0 <= suit <= 3):  # Card.of(14, 0) was the ace of hearts
+            raise ValueError(f"no card has rank {rank!r} and suit {suit!r}: expected a rank "
+                             "from 1 to 13 and a suit from 0 to 3")
         return _BY_CODE[suit * 13 + rank - 1]
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read forgiving card text: ``10H``, ``TH``, ``th``, ``10♥``, ``JK``."""
+        if not isinstance(text, str):
+            raise BadInput(f"bad card {text!r}: expected text such as 10H or JK, not "
+                           f"{type(text).__name__}")
         canonical = _BY_TEXT.get(text)
         if canonical is not None:
             return canonical
@@ -96,6 +102,15 @@ class Card:
 
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code
+
+    def __le__(self, other: Card) -> bool:  # sorted() needs only <, a reader all four
+        return self.code <= other.code
+
+    def __gt__(self, other: Card) -> bool:
+        return self.code > other.code
+
+    def __ge__(self, other: Card) -> bool:
+        return self.code >= other.code
 
     def __hash__(self) -> int:
         return self.code

@@ -194,3 +194,23 @@ def test_format_parse_round_trip(codes: list[int]) -> None:
     hand = [EVERY_CARD[c] for c in codes]
     assert parse_cards(format_cards(hand)) == hand
     assert parse_cards(format_cards(hand).split()) == hand
+
+
+@pytest.mark.parametrize(("rank", "suit"), [(14, 0), (-1, 0), (0, 0), (1, 5)])
+def test_a_rank_or_suit_out_of_range_is_no_card(rank: int, suit: int) -> None:
+    """Card.of(14, 0) was the ace of hearts and Card.of(0, 0) the joker."""
+    with pytest.raises(ValueError, match=f"no card has rank {rank} and suit {suit}"):
+        Card.of(rank, suit)
+
+
+@pytest.mark.parametrize("value", [5, None, ["AS"]])
+def test_parse_takes_text_only(value: object) -> None:
+    with pytest.raises(BadInput, match="expected text such as 10H or JK"):
+        Card.parse(value)  # type: ignore[arg-type]
+
+
+def test_cards_compare_every_way_by_code() -> None:
+    """Only < was defined: <= and > raised TypeError."""
+    low, high = Card.parse("2S"), Card.parse("AH")
+    assert (low < high, low <= high, high > low, high >= low) == (True, True, True, True)
+    assert (low >= high, high <= low, low <= low, low >= low) == (False, False, True, True)
