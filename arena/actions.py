@@ -54,7 +54,10 @@ class Placed:
     @classmethod
     def parse(cls, text: str) -> Placed:
         """Read ``8H`` or ``JK=8H``."""
-        card, _, named = text.partition("=")
+        card, equals, named = text.partition("=")
+        if equals and not named:  # "JK=" lost its "=" and read as a joker naming nothing
+            raise BadInput(f"bad card {text!r}: expected the card the wild card stands for "
+                           "after '=', e.g. JK=8H")
         return cls(Card.parse(card), Card.parse(named) if named else None)
 
     def __str__(self) -> str:

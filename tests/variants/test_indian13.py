@@ -752,6 +752,12 @@ def test_ind_28_match_defaults_to_one_deal() -> None:
     assert game.finished and len(game.results) == 1
 
 
+def test_com_15_a_wild_card_naming_nothing_after_its_equals_is_refused() -> None:
+    """``JK=`` read as a joker naming nothing: the '=' was lost without a word."""
+    with pytest.raises(BadInput, match="expected the card the wild card stands for after"):
+        parse_action("meld 9H 10H JK=; discard KS")
+
+
 @pytest.mark.parametrize("text", ["discard 8D; discard 9D", "declare 8D; discard 9D",
                                   "discard 8D; meld 3C 4C 5C; declare 8D"])
 def test_a_play_has_one_discard_or_declare(text: str) -> None:
