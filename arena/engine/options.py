@@ -61,6 +61,9 @@ def resolve_options(variant: str, specs: tuple[OptionSpec, ...],
                     given: Mapping[str, Any]) -> dict[str, Any]:
     """Fill defaults and reject unknown names or bad values, one line naming the option."""
     known = {s.name: s for s in specs}
+    if not isinstance(given, Mapping):  # a list of pairs read as names: "unknown option"
+        raise BadInput(f"{variant}: options {shown(given)}: expected a mapping of option "
+                       "names to values, such as {'players': 2}")
     for name in given:
         if name not in known:
             raise BadInput(f"{variant}: unknown option {shown(name)} "

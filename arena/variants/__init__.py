@@ -27,9 +27,11 @@ def register(variant: type[Game]) -> type[Game]:
 
 def find_variant(name: str) -> type[Game]:
     """The variant class for a name, an alias or a versioned name such as ``indian13/v1``."""
+    known = ", ".join(v.name for v in VARIANTS)
+    if not isinstance(name, str):
+        raise BadInput(f"variant {name!r}: expected a variant's name, one of {known}")
     wanted = name.strip().lower()
     for variant in VARIANTS:
         if wanted in (variant.name, variant.version, *variant.aliases):
             return variant
-    known = ", ".join(v.name for v in VARIANTS)
     raise BadInput(f"unknown variant {name!r}: expected one of {known}")
