@@ -265,7 +265,7 @@ def test_a_view_of_no_seat_is_refused(seat: int) -> None:
 def test_a_variant_or_options_of_the_wrong_type_are_named() -> None:
     """find_variant(None) raised an AttributeError, and options given as pairs said
     "unknown option ('players', 2)"."""
-    with pytest.raises(BadInput, match="^variant None: expected a variant's name, one of "):
+    with pytest.raises(BadInput, match=r"^variant None: expected a variant's name, one of "):
         find_variant(None)  # type: ignore[arg-type]
     with pytest.raises(BadInput, match=r"options \[\('players', 2\)\]: expected a mapping"):
         find_variant("indian13")(seed=1, options=[("players", 2)])  # type: ignore[arg-type]
