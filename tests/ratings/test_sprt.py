@@ -549,19 +549,10 @@ def test_cli_at_3_seats_needs_only_the_two_bots(tmp_path: Path) -> None:
     """The README: the other seats are held by B. A config of the two bots at 3 seats was
     refused for its round robin ("expected at least 3 bots"), and a gauntlet without a
     candidate for its format, neither of which an SPRT plays."""
-    path = tmp_path / "s3.yaml"
-    path.write_text(f"""\
-name: s3
-variant: indian13
-isolation: inprocess
-options: {{players: 3}}
-format: {{type: gauntlet}}
-bots:
-  - {{name: greedy, module: "bots.greedy:GreedyBot"}}
-  - {{name: random, module: "bots.random_bot:RandomBot"}}
-seed: 4
-output: {tmp_path / "out"}
-""", encoding="utf-8")
+    path = config(tmp_path)
+    path.write_text(path.read_text("utf-8").replace(
+        "options: {players: 2}", "options: {players: 3}\nformat: {type: gauntlet}").replace(
+        '  - {name: random-2, module: "bots.random_bot:RandomBot"}\n', ""), "utf-8")
     result = runner.invoke(app, ["sprt", str(path), "--candidate", "greedy", "--baseline",
                                  "random", "--max-games", "6"])
     assert result.exit_code == 3, result.output
