@@ -169,7 +169,8 @@ def leaderboard(
     fmt: Annotated[str, typer.Option("--format", metavar=FORMAT_WORDS,
                                      help="The table's format.")] = "plain",
     h2h: Annotated[bool, typer.Option("--h2h", help="Print the head-to-head table instead: "
-                                      "each pair's score (wins, ties half) and games.")] = False,
+                                      "each pair's score (wins, ties half) out of their "
+                                      "comparisons.")] = False,
     anchor: Annotated[list[str] | None, typer.Option(  # a list: a second one is refused
         metavar="NAME=ELO", show_default=False, help="Fix one bot's Elo (default: the "
         "config's rating.anchor, else mean 1500).")] = None,
@@ -179,6 +180,9 @@ def leaderboard(
     """Print the leaderboard of a results folder, computed from games.jsonl alone."""
     games = games_file(results)
     check_format(fmt)  # the arguments first: a warning of read_games is no error
+    if h2h and (wide or anchor):  # they were taken, and changed nothing
+        raise BadInput(f"--h2h with {'--wide' if wide else '--anchor'}: the head-to-head "
+                       "table has no Elo or intervals; those options are for the leaderboard")
     fixed = None if h2h else parse_anchor(_one_anchor(anchor)) if anchor else \
         stored_anchor(games.parent)
     records = read_games(games, actions=False)

@@ -541,3 +541,15 @@ def test_no_los_where_every_resample_gives_the_same_gap() -> None:
     rows = standings(records)
     assert [r.los_next for r in rows] == [None, None]
     assert rows[0].elo_low is None  # the interval's note, for the same reason
+
+
+@pytest.mark.parametrize(("extra", "named"), [(["--wide"], "--wide"),
+                                              (["--anchor", "a=1000"], "--anchor")])
+def test_h2h_refuses_the_leaderboard_s_options(tmp_path: Path, extra: list[str],
+                                               named: str) -> None:
+    """They were accepted with --h2h and changed nothing."""
+    result = runner.invoke(app, ["leaderboard", str(results_folder(tmp_path)), "--h2h",
+                                 *extra])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"arena: error: --h2h with {named}: the head-to-head table has "
+                             "no Elo or intervals; those options are for the leaderboard\n")
