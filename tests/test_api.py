@@ -269,3 +269,10 @@ def test_a_variant_or_options_of_the_wrong_type_are_named() -> None:
         find_variant(None)  # type: ignore[arg-type]
     with pytest.raises(BadInput, match=r"options \[\('players', 2\)\]: expected a mapping"):
         find_variant("indian13")(seed=1, options=[("players", 2)])  # type: ignore[arg-type]
+
+
+def test_a_game_s_repr_says_where_it_stands_and_hides_the_cards() -> None:
+    game = find_variant("indian13")(seed=1, options={"players": 2})
+    assert repr(game) == "<Indian13 indian13/v1 seed=1 players=2: round 1, seat 1 to draw, " \
+        "totals [0, 0]>"
+    assert not any(str(c) in repr(game).split() for c in game.hands[0])

@@ -171,6 +171,13 @@ class Game:
         self.finished = False
         self._start_round()
 
+    def __repr__(self) -> str:
+        """Where the game stands, for a REPL or a failing test (not its hidden cards)."""
+        state = "finished" if self.finished else \
+            f"round {self.round}, seat {self.to_act} to {self.decision}"
+        return (f"<{type(self).__name__} {self.version} seed={self.seed} "
+                f"players={self.players}: {state}, totals {self.totals}>")
+
     # ------------------------------------------------------------------ round lifecycle
 
     def _start_round(self) -> None:
