@@ -3,6 +3,7 @@ test of :mod:`arena.ratings.sprt` decides, every game kept on disk as a tourname
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -151,12 +152,30 @@ def _earlier(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool,
     records = read_games(games, actions=False)
     assert config.seed is not None  # settled
     expected = sprt_pairings(key["candidate"], key["baseline"], players=seats,
-                             seed=config.seed, sets=range(len(records) // seats),
+                             seed=config.seed, sets=range(-(-len(records) // seats)),
                              filler=key["filler"])
-    if len(records) % seats or [r.id for r in records] != [p.id for p in expected]:
-        raise BadInput(f"{games}: not the whole sets of this test in order (games "
-                       f"{records[0].id if records else ''} on); add --fresh to start it over")
-    return records
+    if [r.id for r in records] != [p.id for p in expected[:len(records)]]:
+        raise BadInput(f"{games}: not the sets of this test in order (it starts "
+                       f"{', '.join(r.id for r in records[:3])}); add --fresh to start the "
+                       "test over")
+    whole = len(records) - len(records) % seats
+    if whole < len(records):  # a set cut short (killed between its lines): played again
+        try:
+            _keep_lines(games, whole)
+        except OSError as exc:
+            raise ArenaError(f"{games}: cannot cut its last set short "
+                             f"({exc.strerror or exc})") from None
+        print(f"arena: warning: {games}: the last set was cut short (a stop between its "
+              "games): it is played again", file=sys.stderr)
+    return records[:whole]
+
+
+def _keep_lines(path: Path, count: int) -> None:
+    """Cut a file back to its first ``count`` lines, replaced whole (never torn)."""
+    lines = path.read_bytes().splitlines(keepends=True)[:count]
+    partial = path.with_name(path.name + ".new")
+    partial.write_bytes(b"".join(lines))
+    os.replace(partial, path)
 
 
 def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, baseline: str,

@@ -558,3 +558,24 @@ def test_cli_at_3_seats_needs_only_the_two_bots(tmp_path: Path) -> None:
     assert result.exit_code == 3, result.output
     assert "(other seats: random)" in result.stdout
     assert runner.invoke(app, ["run", str(path)]).exit_code == 2  # a tournament needs both
+
+
+def test_cli_plays_again_a_set_cut_short_by_a_kill(tmp_path: Path) -> None:
+    """A set's lines are written together, but a kill can land between them: the resume
+    refused the folder ("not the whole sets"), and only --fresh, which loses the test, went
+    on. Now the set is cut away and played again."""
+    args = ["sprt", str(config(tmp_path)), "--candidate", "random", "--baseline", "random-2"]
+    assert runner.invoke(app, [*args, "--max-games", "6"]).exit_code == 3
+    games = tmp_path / "out" / "duel-sprt" / "games.jsonl"
+    whole = games.read_text("utf-8").splitlines(keepends=True)
+    games.write_text("".join(whole[:5]), "utf-8")  # the third set's second game lost
+    again = runner.invoke(app, [*args, "--max-games", "6"])
+    assert again.exit_code == 3, again.output
+    assert again.stderr.splitlines()[0] == (f"arena: warning: {games}: the last set was cut "
+                                            "short (a stop between its games): it is played "
+                                            "again")
+    assert "resumed: 4 games (2 sets) of this test played before" in again.stdout
+
+    def played(lines: list[str]) -> list[tuple[str, str]]:
+        return [(r["id"], r["actions"]) for r in map(json.loads, lines)]
+    assert played(games.read_text("utf-8").splitlines()) == played(whole)
