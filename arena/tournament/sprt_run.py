@@ -198,6 +198,8 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
     for group in (earlier[i:i + k] for i in range(0, len(earlier), k)):
         scores = _scored(scores, group, candidate, baseline)
         result = decision(scores, test)
+        if result:  # where the test ended: sets after it (none, as it writes) do not count
+            break
     if earlier:
         report(f"resumed: {len(earlier)} games ({scores.n} sets) of this test played before")
         report(_progress(scores, test, k))
