@@ -145,13 +145,9 @@ def command_spec(text: str, seat: int) -> BotSpec:
     return command_bot(f"bot {seat}", text, Path.cwd())
 
 
-# The calculators' card counts. No hand of any variant holds more than 15 cards (the
-# dealer's in Rummy 51 and Moroccan rummy), and the best-arrangement search grows fast with
-# each card past that: 20 leaves room for any hand a player asks about and answers within
-# about a second. No combination holds more than about 20 cards (a Three-Thirteen set of
-# every copy of one rank and every wild card): 36 is past any a player could lay down.
-
-
+# The calculators' most cards in one combination (a hand's: MAX_HAND). No combination holds
+# more than about 20 cards (a Three-Thirteen set of every copy of one rank and every wild
+# card): 36 is past any a player could lay down.
 MAX_MELD = 36
 
 

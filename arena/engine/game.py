@@ -29,8 +29,12 @@ from arena.engine.view import (
 from arena.errors import BadInput, IllegalAction
 
 DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
-MAX_HAND = 20  # the most cards a calculator takes: more is no hand, and the solver's time
-# grows with it
+# The most cards a calculator takes. No hand of any variant holds more than 15 cards (the
+# dealer's in Rummy 51 and Moroccan rummy), and the best-arrangement search grows fast with
+# each card past that: 20 leaves room for any hand a player asks about and answers within
+# about a second.
+MAX_HAND = 20
+
 
 def _check_setup(seed: Any, decks: Sequence[Sequence[Card]], dealer: int | None,
                  players: int) -> None:

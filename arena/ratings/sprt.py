@@ -79,8 +79,6 @@ class Scores:
     squares: float = 0.0
     wins: float = 0.0  # A's comparisons with B won over every set, ties half
     meetings: int = 0  # A's comparisons with B over every set
-    least: float = math.inf  # the lowest and highest set score: alike, there is no spread
-    most: float = -math.inf
     counts: tuple[tuple[float, int], ...] = ()  # how many sets scored each value: the
     # exact LLR needs the scores' distribution; they take few values (k / comparisons)
 
@@ -91,8 +89,12 @@ class Scores:
                              f"{score!r}")
         return Scores(self.n + 1, self.total + score, self.squares + score * score,
                       self.wins + score * meetings, self.meetings + meetings,
-                      min(self.least, score), max(self.most, score),
                       _counted(self.counts, score))
+
+    @property
+    def alike(self) -> bool:
+        """Every set scored the same (or none was played): there is no spread."""
+        return len(self.counts) <= 1
 
     def moments(self) -> tuple[float, float, float]:
         """Sets, mean and variance, with :data:`PRIOR` pseudo-sets at 0 and at 1 (so a run
@@ -188,8 +190,8 @@ def elo_estimate(scores: Scores) -> EloGap:
     elo = float(ELO_SCALE * (theta[0] - theta[1]))
     if scores.n < MIN_UNITS:
         return EloGap(elo, None, f"fewer than {MIN_UNITS} sets")
-    if not scores.least < scores.most:
-        return EloGap(elo, None, f"every set scored {scores.least:.3g}")
+    if scores.alike:
+        return EloGap(elo, None, f"every set scored {scores.counts[0][0]:.3g}")
     n = scores.n
     var = max(0.0, (scores.squares - scores.total ** 2 / n) / (n - 1))
     s = expected_score(elo)

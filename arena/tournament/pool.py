@@ -184,7 +184,7 @@ def _play(crew: Crew, tasks: dict[int, list[Pairing]]) -> Generator[str, None, N
             if outcome is not None:
                 index, lines = outcome
                 if isinstance(lines, GameFailed):  # logged by its worker, which plays on
-                    ledger.died(index, str(lines))
+                    ledger.died(index, lines)
                 elif ledger.back(index):
                     crew.hand_out(ledger.queue)  # the worker plays on while its lines are
                     yield from lines  # written
@@ -203,7 +203,8 @@ class Ledger:
     left: set[int]
     failures: Counter[int]
     given_up: set[int]
-    errors: dict[int, str]  # a task's last failure, when an error of the arena said why
+    errors: dict[int, GameFailed]  # a task's last failure, when an error of the arena
+    # said why
 
     @classmethod
     def of(cls, tasks: dict[int, list[Pairing]]) -> Ledger:
@@ -222,7 +223,7 @@ class Ledger:
         self.left.discard(index)
         return True
 
-    def died(self, index: int, error: str | None = None) -> None:
+    def died(self, index: int, error: GameFailed | None = None) -> None:
         """Hand out again the task whose worker died (or that an ``error`` of the arena
         stopped), one game a task: the others must not share its fate (its games finished
         before are played again, and recorded once)."""
@@ -240,15 +241,14 @@ class Ledger:
                 single = len(self.tasks)  # the tasks are numbered from 0, none dropped
                 self.tasks[single] = [pairing]
                 self.failures[single] = self.failures[index]
-                if error is not None and error.startswith(f"game {pairing.id}:"):
+                if error is not None and error.game == pairing.id:
                     self.errors[single] = error
                 self.left.add(single)
                 self.queue.appendleft((single, [pairing]))
 
-
     def given_up_text(self) -> str:
         """The run's one-line error: the games given up, and why."""
-        failed = sorted(self.errors[i] for i in self.given_up if i in self.errors)
+        failed = sorted(str(self.errors[i]) for i in self.given_up if i in self.errors)
         ended = sorted(p.id for i in self.given_up if i not in self.errors
                        for p in self.tasks[i])
         parts = [_given_up(ended)] if ended else []

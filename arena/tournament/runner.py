@@ -143,15 +143,15 @@ def changes(before: Any, now: dict[str, Any]) -> list[str]:
     before = before if isinstance(before, dict) else {}
     return [f"bots ({_bots_changed(before['bots'], value)})"
             if key == "bots" and isinstance(before.get(key), list) else
-            change_of(key, before.get(key), value)
+            _what_changed(key, before.get(key), value)
             for key, value in now.items() if before.get(key) != value]
 
 
-def change_of(key: str, before: Any, now: Any) -> str:
+def _what_changed(key: str, before: Any, now: Any) -> str:
     """``format.games 20 before, 2 now``: "format" alone read as the --format option, and
     hid that an earlier run's --games had made the difference."""
     if isinstance(before, dict) and isinstance(now, dict):
-        return ", ".join(change_of(f"{key}.{k}", before.get(k), now.get(k))
+        return ", ".join(_what_changed(f"{key}.{k}", before.get(k), now.get(k))
                          for k in {**before, **now} if before.get(k) != now.get(k))
     if key == "seed" or isinstance(now, dict | list):  # a seed is not for the console
         return key
@@ -285,8 +285,8 @@ def run_tournament(config: Config, *, fresh: bool = False, progress: bool = True
     """Play every pending game of the config; return how many were played now. Every bot
     is started once first: one that cannot start stops the run before it writes anything.
     ``on_game`` is called with each record once it is on disk."""
-    config = dataclasses.replace(config)  # checked again: its options are a dict, which
-    check_results_folder(config.results_dir, fresh=fresh)  # code may have changed in place
+    config = dataclasses.replace(config)  # checked again: code may change its options dict
+    check_results_folder(config.results_dir, fresh=fresh)  # before any bot starts
     check_config_bots(config)
     with writing(config.results_dir):
         return _run(config, fresh=fresh, progress=progress, on_game=on_game)

@@ -27,7 +27,6 @@ from arena.tournament.logs import start_logging, stop_logging
 from arena.tournament.runner import (
     CONFIG_FILE,
     append_records,
-    change_of,
     changes,
     check_config_bots,
     open_records,
@@ -116,8 +115,7 @@ def _settled(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool) 
         config = settle_seed(config, previous)
     changed = [] if previous.get("identity_hash") == config.identity_hash() else \
         changes(previous.get("identity", {}), config.identity())
-    changed += [change_of(name, previous["sprt"].get(name), value)
-                for name, value in key.items() if previous["sprt"].get(name) != value]
+    changed += changes(previous["sprt"], key)
     if changed:
         raise BadInput(f"{games} holds {held} games of a test with other settings (changed: "
                        f"{'; '.join(changed)}): run that test's command to resume it, or add "

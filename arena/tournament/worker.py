@@ -133,6 +133,7 @@ class GameFailed(ArenaError):
     """An error of the arena itself stopped one game: the run goes on without it (a bug
     a bot's answer reaches must not end a tournament), and says so at its end."""
 
+    game: str = ""  # the game's id
     trace: str = ""  # the error's traceback, for the log of a run whose worker is remote
 
 
@@ -154,7 +155,8 @@ def play_pairing(pairing: Pairing, job: Job | None = None) -> str:
                   pairing.id, exc_info=error)
         close_seats()
         failed = GameFailed(f"game {pairing.id}: {type(error).__name__}: {one_line(error)}")
-        failed.trace = traceback.format_exc()  # pickled with it: BaseException keeps __dict__
+        failed.game, failed.trace = pairing.id, traceback.format_exc()  # pickled with it:
+        # BaseException keeps __dict__
         raise failed from None
     return msgspec.structs.replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 
