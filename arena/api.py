@@ -21,7 +21,7 @@ from arena.ratings.terms import Anchor
 from arena.records import GameRecord, games_file, replay
 from arena.records import read_games as _read_games
 from arena.referee import play_game
-from arena.seats.bot import BotSpec, named_bot
+from arena.seats.bot import Bot, BotSpec, ObjectSpec, named_bot
 from arena.seats.make import Isolation
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED, Config, config_from, load_config
@@ -74,17 +74,19 @@ def _records_of(source: Config | str | Path | Sequence[GameRecord]
     return source, None
 
 
-def play(variant: str, bots: Sequence[str | BotSpec], *, seed: int = 1,
+def play(variant: str, bots: Sequence[str | BotSpec | Bot], *, seed: int = 1,
          options: Mapping[str, Any] | None = None,
          isolation: Isolation = "inprocess", game_id: str = "game") -> GameRecord:
     """One game between bots named in any form (``greedy``, ``mybot.py``,
-    ``pkg.mod:Class``) or given as :class:`BotSpec`; each bot is started once first.
-    Games kept in one file need ids of their own (``game_id``): a reader counts an id once."""
+    ``pkg.mod:Class``), given as :class:`BotSpec`, or bot objects made by the caller (in
+    process only); each named bot is started once first. Games kept in one file need ids
+    of their own (``game_id``): a reader counts an id once."""
     _check_play_arguments(variant, bots, seed, options, isolation, game_id)
     game = find_variant(variant)
-    specs = [b if isinstance(b, BotSpec) else _named(b) for b in bots]
+    specs = [_spec_of(b) for b in bots]
     chosen = {"players": len(specs), **(options or {})}
-    check_bots_start(specs, variant=game, isolation=isolation,
+    check_bots_start([s for s in specs if not isinstance(s, ObjectSpec)], variant=game,
+                     isolation=isolation,
                      options=resolve_options(game.name, game.OPTIONS, chosen))
     return play_game(game, specs, seed=seed, options=chosen, isolation=isolation,
                      game_id=game_id)
@@ -97,8 +99,10 @@ def _check_play_arguments(variant: object, bots: object, seed: object, options: 
     if not isinstance(variant, str):
         raise BadInput(f"variant: expected a variant name, got {shown(variant)}")
     if isinstance(bots, str) or not isinstance(bots, Sequence) or not all(
-            isinstance(b, str | BotSpec) for b in bots):
-        raise BadInput(f"bots: expected a list of bot names or BotSpecs, got {shown(bots)}")
+            isinstance(b, str | BotSpec) or _is_bot_object(b) for b in bots):
+        raise BadInput(f"bots: expected a list of bot names, BotSpecs or bot objects (with "
+                       f"draw and play), got {shown(bots)}")
+    _check_bot_objects(bots, isolation)
     if not SEED.admits(seed):
         raise BadInput(f"seed: {SEED.expected(seed)}")
     if options is not None and not isinstance(options, Mapping):
@@ -109,6 +113,34 @@ def _check_play_arguments(variant: object, bots: object, seed: object, options: 
                        f"got {shown(isolation)}")
     if not isinstance(game_id, str) or not game_id.strip() or not game_id.isprintable():
         raise BadInput(f"game_id: expected a non-empty printable text, got {shown(game_id)}")
+
+
+def _is_bot_object(bot: object) -> bool:
+    """A bot made by the caller: an instance with ``draw`` and ``play`` (a class has them
+    too, and would be one bot shared by every game it is named in)."""
+    return isinstance(bot, Bot) and not isinstance(bot, type | str | BotSpec)
+
+
+def _check_bot_objects(bots: Sequence[object], isolation: object) -> None:
+    """A bot object lives in this process, and one object keeps one seat's state."""
+    objects = [i for i, b in enumerate(bots) if _is_bot_object(b)]
+    if objects and isolation != "inprocess":
+        raise BadInput(f"bots[{objects[0]}]: a bot object plays in process only; name its "
+                       f"file or class (mybot.py, pkg.mod:Class) for isolation={isolation!r}")
+    for i in objects:
+        first = next(j for j in objects if bots[j] is bots[i])
+        if first != i:
+            raise BadInput(f"bots[{i}]: the same object as bots[{first}]; one object plays "
+                           "one seat (make another)")
+
+
+def _spec_of(bot: str | BotSpec | Bot) -> BotSpec:
+    """How the referee makes a seat's bot: from its name, its spec, or the object itself."""
+    if isinstance(bot, BotSpec):
+        return bot
+    if isinstance(bot, str):
+        return _named(bot)
+    return ObjectSpec(name=type(bot).__name__, bot=bot)
 
 
 def _named(text: str) -> BotSpec:

@@ -13,11 +13,14 @@ from typing import Any
 import pytest
 
 from arena import api
-from arena.actions import parse_action
+from arena.actions import Draw, Play, parse_action
+from arena.bot import GameInfo
 from arena.cards import deck
 from arena.errors import BadInput
 from arena.records import GameRecord
 from arena.variants import find_variant
+from arena.view import View
+from bots.greedy import GreedyBot
 
 BOTS = ["greedy", "random"]
 
@@ -48,6 +51,65 @@ def test_play_names_the_argument_it_refuses(arguments: dict[str, Any], named: st
 def test_play_quotes_a_misspelt_bot() -> None:
     with pytest.raises(BadInput, match=r"got 'gredy'$"):
         api.play("indian13", ["greedy", "gredy"])
+
+
+class Counting:
+    """A bot object of a script: plays as greedy, and counts what it was asked."""
+
+    def __init__(self) -> None:
+        self.started: list[int] = []
+        self.asked = 0
+        self.greedy = GreedyBot()
+
+    def start_game(self, info: GameInfo) -> None:
+        self.started.append(info.seat)
+
+    def draw(self, view: View) -> Draw:
+        self.asked += 1
+        return self.greedy.draw(view)
+
+    def play(self, view: View) -> Play:
+        self.asked += 1
+        return self.greedy.play(view)
+
+
+def test_a_bot_object_plays_the_game_its_class_named_would() -> None:
+    """A script's own bot object plays in process, as python-chess plays an engine object."""
+    bot = Counting()
+    record = api.play("indian13", [bot, "random"], seed=7)
+    assert record.actions == api.play("indian13", BOTS, seed=7).actions
+    assert [s.bot for s in record.seats] == ["Counting", "random"]
+    assert bot.started == [0] and bot.asked == record.seats[0].decisions > 0
+
+
+class Broken(Counting):
+    def play(self, view: View) -> Play:
+        raise RuntimeError("my bug")
+
+
+def test_a_bot_object_that_raises_is_a_fault_not_a_failed_call() -> None:
+    record = api.play("indian13", [Broken(), "greedy"], seed=3)
+    assert record.seats[0].faults["crash"] == record.seats[0].decisions // 2 > 0
+    assert record.seats[1].faults["crash"] == 0
+
+
+@pytest.mark.parametrize(("bots", "isolation", "message"), [
+    ([GreedyBot, "greedy"], "inprocess", r"^bots: expected a list of bot names, BotSpecs or "
+                                         r"bot objects \(with draw and play\)"),
+    ([object(), "greedy"], "inprocess", r"^bots: expected"),
+    ([Counting(), "greedy"], "process", r"^bots\[0\]: a bot object plays in process only"),
+], ids=["a class", "no bot", "isolated"])
+def test_bot_objects_it_cannot_play_are_refused(bots: list[Any], isolation: Any,
+                                                message: str) -> None:
+    with pytest.raises(BadInput, match=message):
+        api.play("indian13", bots, isolation=isolation)
+
+
+def test_one_bot_object_in_two_seats_is_refused() -> None:
+    """Its state would mix two seats' hands."""
+    bot = Counting()
+    with pytest.raises(BadInput, match=r"^bots\[1\]: the same object as bots\[0\]"):
+        api.play("indian13", [bot, bot])
 
 
 def test_games_played_with_their_own_ids_read_back_whole(tmp_path: Path) -> None:

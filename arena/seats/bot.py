@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from arena.actions import Draw, Play
 from arena.engine.view import RoundSummary, View
@@ -104,6 +104,18 @@ class BotSpec:
                 while piece := text.read(1 << 20):
                     digest.update(piece.encode())
         return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectSpec(BotSpec):
+    """A bot object a script made itself, for one game in process (``api.play``): each
+    start hands over this same object, whose ``start_game`` begins it afresh."""
+
+    bot: Any = field(default=None, compare=False)
+
+    def make(self) -> Bot:
+        """The object itself (a bot stopped past its clock is started again as it is)."""
+        return cast(Bot, self.bot)
 
 
 ARENA_ROOT = Path(__file__).resolve().parents[2]  # holds arena/ and the built-in bots/
