@@ -374,13 +374,22 @@ def _job_for(config: Config, logs: Path) -> Job:
                 (config.output, config.results_dir))
 
 
-def play_pairings(config: Config, pairings: list[Pairing], *, logs: Path) -> list[GameRecord]:
+def play_pairings(config: Config, pairings: list[Pairing], *, logs: Path
+                  ) -> Iterator[GameRecord]:
     """Play pairings made outside the config's schedule (an SPRT batch) on the config's
-    workers; the records come back in the order of ``pairings``."""
+    workers; each record comes back, in the order of ``pairings``, as soon as it and every
+    one before it are played (a stop loses only the games after the first still in play).
+    Closing the iterator early stops the workers."""
     lines = _results(_job_for(config, logs), pairings, config.workers,
                      affinity=config.affinity)
-    by_id = {r.id: r for r in map(GameRecord.from_json, lines)}
-    return [by_id[p.id] for p in pairings]
+    waiting: dict[str, GameRecord] = {}
+    at = 0
+    for line in lines:
+        record = GameRecord.from_json(line)
+        waiting[record.id] = record
+        while at < len(pairings) and pairings[at].id in waiting:
+            yield waiting.pop(pairings[at].id)
+            at += 1
 
 
 def _backend(config: Config, job: Job, pending: list[Pairing], *, done: int,

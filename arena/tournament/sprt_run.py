@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
+from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -204,18 +205,22 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
     path = folder / "games.jsonl"
     then = ("the games played are kept there; make room and run the command again (without "
             "--fresh) to resume the test")
-    with open_records(path, "ab", then=then) as out:
-        for games in () if result else _batches(config, candidate, baseline, filler,
-                                                max_games, folder, start=scores.n):
-            for group in (games[i:i + k] for i in range(0, len(games), k)):
-                data = "".join(r.to_json() + "\n" for r in group).encode()
-                append_records(path, out, data, then=then)
-                scores = _scored(scores, group, candidate, baseline)
-                result = decision(scores, test)
-                if result:
-                    break
-            report(_progress(scores, test, k))
-            if result:
+    games = _games(config, candidate, baseline, filler, max_games, folder, start=scores.n)
+    played: list[GameRecord] = []  # the set in play
+    with open_records(path, "ab", then=then) as out, closing(games):
+        for record in () if result else games:
+            if record is None:  # a batch played
+                report(_progress(scores, test, k))
+                continue
+            played.append(record)
+            if len(played) < k:
+                continue
+            data = "".join(r.to_json() + "\n" for r in played).encode()
+            append_records(path, out, data, then=then)  # each set as soon as it is whole
+            scores, played = _scored(scores, played, candidate, baseline), []
+            result = decision(scores, test)
+            if result:  # the rest of the batch is not played: its workers stop
+                report(_progress(scores, test, k))
                 break
     verdict = Verdict(result or "inconclusive", scores, scores.n * k)
     report(_conclusion(verdict, test, candidate, baseline))
@@ -263,11 +268,12 @@ def _scored(scores: Scores, group: list[GameRecord], candidate: str, baseline: s
     return scores.add(points / meetings, meetings=meetings)
 
 
-def _batches(config: Config, candidate: str, baseline: str, filler: str | None,
-             max_games: int | None, folder: Path, *, start: int = 0
-             ) -> Iterator[list[GameRecord]]:
-    """Batches of whole sets from set ``start``, enough to keep every worker busy; records
-    in set order."""
+def _games(config: Config, candidate: str, baseline: str, filler: str | None,
+           max_games: int | None, folder: Path, *, start: int = 0
+           ) -> Generator[GameRecord | None, None, None]:
+    """The test's games from set ``start`` in set order, each as soon as it and every game
+    before it are played, in batches of sets enough to keep every worker busy; None after
+    each batch."""
     k = config.players
     per_batch = max(4, 4 * config.workers)
     limit = None if max_games is None else max_games // k
@@ -276,7 +282,8 @@ def _batches(config: Config, candidate: str, baseline: str, filler: str | None,
         assert config.seed is not None  # settled by run_sprt
         pairings = sprt_pairings(candidate, baseline, players=k, seed=config.seed,
                                  sets=range(start, start + count), filler=filler)
-        yield play_pairings(config, pairings, logs=folder / "logs")
+        yield from play_pairings(config, pairings, logs=folder / "logs")
+        yield None
         start += count
 
 

@@ -560,6 +560,65 @@ def test_cli_at_3_seats_needs_only_the_two_bots(tmp_path: Path) -> None:
     assert runner.invoke(app, ["run", str(path)]).exit_code == 2  # a tournament needs both
 
 
+STOPPER = """\
+from pathlib import Path
+
+from bots.random_bot import RandomBot
+
+
+class Stopper(RandomBot):
+    \"\"\"Random, but at its Nth game's start the user presses Ctrl-C.\"\"\"
+
+    def __init__(self, tally: str, stop_at: int) -> None:
+        super().__init__()
+        self.tally, self.stop_at = Path(tally), stop_at
+
+    def start_game(self, info):
+        with self.tally.open("a") as out:
+            out.write("game\\n")
+        if len(self.tally.read_text().splitlines()) == self.stop_at:
+            raise KeyboardInterrupt
+        super().start_game(info)
+"""
+
+
+def test_cli_keeps_the_sets_played_before_a_stop_in_the_middle_of_a_batch(
+        tmp_path: Path) -> None:
+    """A batch (4 sets a worker) was written once all of it was played: Ctrl-C in its last
+    set lost the three sets before it. Now each set is written as soon as it is whole, and
+    the resume plays the games one uninterrupted run plays."""
+    (tmp_path / "stopper.py").write_text(STOPPER, encoding="utf-8")
+    tally = tmp_path / "tally.txt"
+    path = tmp_path / "sprt.yaml"
+    path.write_text(f"""\
+name: duel
+variant: indian13
+isolation: inprocess
+options: {{players: 2}}
+bots:
+  - {{name: random, module: "bots.random_bot:RandomBot"}}
+  - name: stopper
+    module: {tmp_path / "stopper.py"}:Stopper
+    params: {{tally: {tally}, stop_at: 8}}  # its start is checked once first
+workers: 1
+seed: 4
+output: {tmp_path / "out"}
+""", encoding="utf-8")
+    args = ["sprt", str(path), "--candidate", "stopper", "--baseline", "random",
+            "--max-games", "8"]
+    stopped = runner.invoke(app, args)
+    assert stopped.exit_code == 130, stopped.output
+    games = tmp_path / "out" / "duel-sprt" / "games.jsonl"
+    kept = games.read_text("utf-8").splitlines()
+    assert len(kept) == 6  # three whole sets: the stop came in the fourth, the batch's last
+    tally.write_text("", encoding="utf-8")  # no more stops: the test resumes
+    again = runner.invoke(app, [*args])
+    assert again.exit_code == 3, again.output
+    assert "resumed: 6 games (3 sets) of this test played before" in again.stdout
+    whole = games.read_text("utf-8").splitlines()
+    assert whole[:6] == kept and len(whole) == 8
+
+
 def test_cli_plays_again_a_set_cut_short_by_a_kill(tmp_path: Path) -> None:
     """A set's lines are written together, but a kill can land between them: the resume
     refused the folder ("not the whole sets"), and only --fresh, which loses the test, went
