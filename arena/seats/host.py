@@ -13,6 +13,7 @@ import gc
 import importlib
 import os
 import signal
+import stat
 import sys
 import traceback
 from importlib.machinery import PathFinder, SourceFileLoader
@@ -269,6 +270,7 @@ def _empty(folder: str) -> None:
     """Delete what the game left in a scratch folder, but nothing mounted into it: the
     organiser's ``read:`` and ``write:`` paths under /tmp are bound there and keep their
     files (and a read-only tree, such as a venv under /tmp, is not walked in vain)."""
+    _open_up(folder)
     with contextlib.suppress(OSError):
         for entry in os.scandir(folder):
             if not entry.is_dir(follow_symlinks=False):
@@ -278,6 +280,15 @@ def _empty(folder: str) -> None:
                 _empty(entry.path)
                 with contextlib.suppress(OSError):  # not empty: a mount lies below
                     os.rmdir(entry.path)
+
+
+def _open_up(folder: str) -> None:
+    """Give the owner back all rights on a folder: one the bot made read-only (chmod 500;
+    it runs as this process's user) kept its notes for the next game's duplicate deal."""
+    with contextlib.suppress(OSError):  # another owner's, or a read-only mount: left as is
+        mode = os.stat(folder, follow_symlinks=False).st_mode
+        if stat.S_ISDIR(mode) and mode & stat.S_IRWXU != stat.S_IRWXU:
+            os.chmod(folder, stat.S_IMODE(mode) | stat.S_IRWXU)
 
 
 def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> dict[str, Any]:

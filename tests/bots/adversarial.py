@@ -774,6 +774,9 @@ class Chatty(_Honest):
 REMEMBERED: list[str] = []  # module state: lives as long as the process that imported it
 
 
+LOCKED = {"locked": Path("locked"), "locked_shm": Path("/dev/shm/locked")}
+
+
 class Rememberer(_Honest):
     """Tries to carry memory from one game to the next (with duplicate deals, the hands it
     saw in one game are the other seats' hands in the next): a module global, a file in its
@@ -783,7 +786,8 @@ class Rememberer(_Honest):
     def start_game(self, info: GameInfo) -> None:
         super().start_game(info)
         places = {"global": bool(REMEMBERED), "tmp": Path("memo").exists(),
-                  "shm": Path("/dev/shm/memo").exists(), "daemon": Path("daemon").exists()}
+                  "shm": Path("/dev/shm/memo").exists(), "daemon": Path("daemon").exists(),
+                  **{name: (folder / "memo").exists() for name, folder in LOCKED.items()}}
         self.note(remembered=sorted(k for k, v in places.items() if v))
         REMEMBERED.append(str(info.seed))
         own_folder = Path.cwd() == Path("/tmp") or Path.cwd().name.startswith("arena-bot-")
@@ -793,7 +797,14 @@ class Rememberer(_Honest):
         with contextlib.suppress(OSError):
             Path("/dev/shm/memo").write_text(str(info.seed))
         self._leave_daemon()
-        self.note(left=["global", "tmp", "shm", "daemon"])
+        left = ["global", "tmp", "shm", "daemon"]
+        for name, folder in LOCKED.items():  # a folder its owner made read-only: whoever
+            with contextlib.suppress(OSError):  # empties it as the same user cannot delete
+                folder.mkdir()  # its files, unless it makes it writable again first
+                (folder / "memo").write_text(str(info.seed))
+                folder.chmod(0o500)
+                left.append(name)
+        self.note(left=left)
 
     def _leave_daemon(self) -> None:
         if os.fork() == 0:

@@ -669,13 +669,15 @@ def two_games(specs: Sequence[BotSpec], isolation: Isolation) -> list[GameRecord
 def test_bot_memory_ends_with_its_game(tmp_path: Path) -> None:
     """With duplicate deals a bot that remembered one game would know the other seats'
     hands in the next. The Python host plays each game in a fresh child, and (confined)
-    clears its scratch folders and kills what the game left running."""
+    clears its scratch folders and kills what the game left running. A folder the bot made
+    read-only (chmod 500) kept its notes: the host, the same user, could not delete them."""
     report = tmp_path / "memo.jsonl"
     two_games([GREEDY, adversary("Rememberer", report=str(report))], "process")
     found = [n["remembered"] for n in notes(report) if "remembered" in n]
     assert len(found) == 2
     left = [n["left"] for n in notes(report) if "left" in n]
-    assert left[:1] == [["global", "tmp", "shm", "daemon"]]  # the first game hid them all
+    assert left[:1] == [["global", "tmp", "shm", "daemon", "locked", "locked_shm"]]  # the
+    # first game hid them all, two in folders it made read-only
     assert found[1] == [], found
     here = tmp_path / "here.jsonl"  # the control: in process, the module global survives
     two_games([GREEDY, adversary("Rememberer", report=str(here))], "inprocess")
