@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import errno
 import gc
 import importlib
 import os
@@ -16,6 +17,8 @@ import signal
 import stat
 import sys
 import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib.machinery import PathFinder, SourceFileLoader
 from pathlib import Path
 from types import CodeType
@@ -103,7 +106,8 @@ def _game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineR
     _, status = os.waitpid(child, 0)
     if os.waitstatus_to_exitcode(status) != GAME_OVER:
         return False  # quit, end of input, or the child died mid-game: the referee sees EOF
-    _forget_game()  # before the word: nothing of this game may read the next one's start
+    if not _forget_game():  # before the word: nothing of this game may read the next
+        return False  # one's start; what could not be deleted ends this sandbox instead
     _send(stdout, {"type": HOST_ENDED})
     return True
 
@@ -252,43 +256,114 @@ def _escaped(value: Any) -> Any:
         else value
 
 
-def _forget_game() -> None:
+def _forget_game() -> bool:
     """Confined (pid 1 of its own namespaces, working in its own /tmp): kill whatever the
-    game left running and empty the scratch folders, so the next game starts clean."""
+    game left running and empty the scratch folders, so the next game starts clean; False
+    if something is left there all the same (the host then ends, and its sandbox with it:
+    the referee counts a crash and starts a new one for the next game)."""
     if os.getpid() != 1 or os.getcwd() != "/tmp":
-        return  # not confined: the folder and the processes are not ours to clear
+        return True  # not confined: the folder and the processes are not ours to clear
     with contextlib.suppress(OSError):
         os.kill(-1, signal.SIGKILL)  # every other process of this namespace
     with contextlib.suppress(ChildProcessError):
         while True:
             os.waitpid(-1, 0)  # reap them all (orphans are this process's children)
-    for folder in ("/tmp", "/dev/shm"):
-        _empty(folder)
+    return not any([_empty(folder) for folder in ("/tmp", "/dev/shm")])  # both emptied
 
 
-def _empty(folder: str) -> None:
-    """Delete what the game left in a scratch folder, but nothing mounted into it: the
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+
+
+@dataclass(slots=True)
+class _Folder:
+    """A folder being emptied: its descriptor, its listing, where it sits, and whether
+    something mounted lies below it (then it stays, and that is no leftover)."""
+
+    fd: int
+    listing: Iterator[os.DirEntry[str]]  # read whole when opened: nothing left open
+    parent: int | None = None
+    name: str = ""
+    holds_mount: bool = False
+
+
+def _empty(folder: str) -> bool:
+    """Delete what the game left in a scratch folder, but nothing mounted into it (the
     organiser's ``read:`` and ``write:`` paths under /tmp are bound there and keep their
-    files (and a read-only tree, such as a venv under /tmp, is not walked in vain)."""
-    _open_up(folder)
+    files; a read-only tree, such as a venv under /tmp, is not walked in vain); whether
+    something else is left. A folder the bot made read-only is given back to its owner
+    first (it runs as this process's user: chmod 500 kept its notes for the next game's
+    duplicate deal). Walked by descriptors, not paths or recursion, so that no depth of
+    nested folders stops it; a tree deeper than the descriptors allowed is left."""
+    try:
+        _open_up(os.stat(folder, follow_symlinks=False).st_mode, folder)
+        top = os.open(folder, _DIR)
+    except OSError:
+        return True
+    try:
+        device = os.fstat(top).st_dev
+        stack = [_Folder(top, _listing(top))]
+    except OSError:
+        os.close(top)
+        return True
+    left = False
+    while stack:
+        here = stack[-1]
+        entry = next(here.listing, None)
+        if entry is None:
+            left |= _close(stack.pop(), stack[-1] if stack else None)
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if info.st_dev != device:  # mounted here: not the game's
+                here.holds_mount = True
+            elif not stat.S_ISDIR(info.st_mode):
+                _unlink(entry.name, here)
+            else:
+                _open_up(info.st_mode, entry.name, here.fd)
+                fd = os.open(entry.name, _DIR, dir_fd=here.fd)
+                stack.append(_Folder(fd, _listing(fd), here.fd, entry.name))
+        except OSError:
+            left = True
+    return left
+
+
+def _listing(fd: int) -> Iterator[os.DirEntry[str]]:
+    with os.scandir(fd) as entries:
+        return iter(list(entries))
+
+
+def _unlink(name: str, folder: _Folder) -> None:
+    try:
+        os.unlink(name, dir_fd=folder.fd)
+    except OSError as exc:
+        if exc.errno != errno.EBUSY:
+            raise
+        folder.holds_mount = True  # a file bound in
+
+
+def _close(done: _Folder, parent: _Folder | None) -> bool:
+    """Close an emptied folder and remove it (the top one stays); whether it is left
+    though nothing mounted lies below it."""
     with contextlib.suppress(OSError):
-        for entry in os.scandir(folder):
-            if not entry.is_dir(follow_symlinks=False):
-                with contextlib.suppress(OSError):  # EBUSY: a file bound in
-                    os.unlink(entry.path)
-            elif not os.path.ismount(entry.path):
-                _empty(entry.path)
-                with contextlib.suppress(OSError):  # not empty: a mount lies below
-                    os.rmdir(entry.path)
+        os.close(done.fd)
+    if parent is None or done.parent is None:
+        return False
+    if done.holds_mount:
+        parent.holds_mount = True
+        return False
+    try:
+        os.rmdir(done.name, dir_fd=done.parent)
+    except OSError:
+        return True
+    return False
 
 
-def _open_up(folder: str) -> None:
-    """Give the owner back all rights on a folder: one the bot made read-only (chmod 500;
-    it runs as this process's user) kept its notes for the next game's duplicate deal."""
-    with contextlib.suppress(OSError):  # another owner's, or a read-only mount: left as is
-        mode = os.stat(folder, follow_symlinks=False).st_mode
-        if stat.S_ISDIR(mode) and mode & stat.S_IRWXU != stat.S_IRWXU:
-            os.chmod(folder, stat.S_IMODE(mode) | stat.S_IRWXU)
+def _open_up(mode: int, path: str, dir_fd: int | None = None) -> None:
+    """Give the owner back all rights on a folder (another owner's, or a read-only mount,
+    is left as it is: its files then count as left)."""
+    if stat.S_ISDIR(mode) and mode & stat.S_IRWXU != stat.S_IRWXU:
+        with contextlib.suppress(OSError):
+            os.chmod(path, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=dir_fd)
 
 
 def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> dict[str, Any]:
