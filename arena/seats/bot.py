@@ -98,7 +98,10 @@ class BotSpec:
         its files, never by importing it (that would run the bot's code here)."""
         named = " ".join(self.command) if self.command is not None else self.target
         digest = hashlib.sha256(named.encode())
-        for file in self.source_files():  # read in pieces: a command's binary may be large
+        files = self.source_files()
+        if self.command is None:  # and the modules of its own it imports, edited apart
+            files += own_modules(files[0], self.target.rpartition(":")[0])
+        for file in files:  # read in pieces: a command's binary may be large
             digest.update(b"\n")
             with file.open(encoding="utf-8", errors="replace") as text:  # any locale
                 while piece := text.read(1 << 20):
@@ -392,6 +395,64 @@ def _taken_module(file: Path, folder: Path) -> str | None:
                 return f"its module {top!r} ({_tail(spec.origin)}) is another bot's " \
                     f"({_tail(there)}) by name"
     return None
+
+
+MAX_OWN_MODULES = 64  # files of a bot's own hashed with it; a bot with more: the first
+
+
+def own_modules(source: Path, where: str) -> list[Path]:
+    """The bot's own modules that its source imports, and those they import in turn, read
+    from their syntax (nothing is run): for a bot file, modules in its folder; for a module
+    (``where``: ``pkg.bot``), the modules of its top package. Never the arena's or the
+    built-in bots' (they are the installed packages, not the bot's)."""
+    top = "" if where.endswith(".py") else where.partition(".")[0]
+    if top in RESERVED:
+        return []
+    source = source.resolve()
+    folder = source.parent
+    found: dict[Path, None] = {}
+    todo = [source]
+    while todo and len(found) < MAX_OWN_MODULES:
+        try:
+            tree = ast.parse(todo.pop().read_bytes())
+        except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):
+            continue  # the bot meets the error itself when it imports the file
+        for name in _imported_modules(tree):
+            for file in _own_files(name, folder, top):
+                if file not in found and file != source:
+                    found[file] = None
+                    todo.append(file)
+    return list(found)[:MAX_OWN_MODULES]
+
+
+def _imported_modules(tree: ast.AST) -> list[str]:
+    """``imported_names``, and for ``from a import b`` also ``a.b`` (b may be a module)."""
+    names = imported_names(tree)
+    names += [f"{n.module}.{a.name}" for n in ast.walk(tree)
+              if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module for a in n.names]
+    return names
+
+
+def _own_files(name: str, folder: Path, top: str) -> list[Path]:
+    """The source files of module ``name`` and the packages above it, when they are the
+    bot's own: in ``folder`` (a bot file's), or under package ``top`` (a bot module's)."""
+    if name.partition(".")[0] in RESERVED or (top and name.partition(".")[0] != top):
+        return []
+    files: list[Path] = []
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        locations: list[str] | None = [str(folder)] if not top else _search_path(top)
+        parts = name.split(".")
+        for depth in range(1, len(parts) + 1):
+            if locations is None:
+                break
+            spec = PathFinder.find_spec(".".join(parts[:depth]), locations)
+            if spec is None or not spec.origin:
+                break
+            if spec.origin.endswith(".py") and os.path.isfile(spec.origin):
+                files.append(Path(spec.origin).resolve())
+            found = spec.submodule_search_locations
+            locations = list(found) if found is not None else None
+    return files
 
 
 def imported_names(tree: ast.AST) -> list[str]:

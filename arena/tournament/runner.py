@@ -16,6 +16,7 @@ import os
 import secrets
 import shutil
 import socket
+import sys
 import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
@@ -37,6 +38,7 @@ from rich.text import Text
 from arena import safe_yaml
 from arena.errors import ArenaError, BadInput, shown
 from arena.records import GameRecord, drop_torn_tail, read_games
+from arena.seats.bot import BotSpec
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED, Config
 from arena.tournament.logs import start_logging, stop_logging
@@ -306,6 +308,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     played = 0
     games = config.results_dir / "games.jsonl"
     then = RESUME_FRESH if fresh else RESUME
+    sources = _sources(config)  # as the run starts: a bot edited while it plays is told
     try:
         with open_records(games, then=then) as out, _progress(progress) as bar:
             task = bar.add_task("games", total=len(schedule), completed=len(done))
@@ -325,9 +328,33 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                     played += save_unsaved(config.results_dir, games, out, done)
                 raise
             shutil.rmtree(config.results_dir / UNSAVED, ignore_errors=True)  # all written
+        _warn_of_edits(config, sources)
     finally:
         stop_logging(handler)
     return played
+
+
+def _sources(config: Config) -> dict[str, str]:
+    """Each bot's source hash now (read from its files, nothing of it run); "" for a bot
+    whose files cannot be read."""
+    def hashed(bot: BotSpec) -> str:
+        try:
+            return bot.source_hash()
+        except (BadInput, OSError):
+            return ""
+    return {b.name: hashed(b) for b in config.bots}
+
+
+def _warn_of_edits(config: Config, before: dict[str, str]) -> None:
+    """Say which bots' code changed while the run played: their games mix two versions
+    (the next run of the folder refuses it, and asks for --fresh)."""
+    edited = [name for name, now in _sources(config).items() if now != before.get(name)]
+    if edited:
+        text = (f"the code of {', '.join(edited)} changed while this run played: "
+                f"{'its' if len(edited) == 1 else 'their'} games mix the old and the new "
+                "version (run again with --fresh to play them all with the new one)")
+        log.warning(text)
+        print(f"arena: warning: {text}", file=sys.stderr, flush=True)
 
 
 def _line_id(line: str) -> str:

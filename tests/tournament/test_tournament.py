@@ -337,6 +337,58 @@ def test_changed_bot_source_is_refused(tmp_path: Path) -> None:
         run_tournament(changed, progress=False)  # which bot, and what of it
 
 
+SPLIT_BOT = """\
+from {module} import shed
+from bots.random_bot import RandomBot
+
+
+class Bot(RandomBot):
+    def start_game(self, info):
+        super().start_game(info)
+        shed()
+"""
+
+
+def split_bot(folder: Path, module: str, shed: str = "pass") -> Path:
+    """A bot in two files of its own folder, as the README allows: its class, and the
+    module of its strategy (``shed``'s body; a module name of its own: bots in process
+    share their modules' names)."""
+    folder.mkdir(exist_ok=True)
+    (folder / f"{module}.py").write_text(f"def shed():\n    {shed}\n", encoding="utf-8")
+    bot = folder / "bot.py"
+    bot.write_text(SPLIT_BOT.format(module=module), encoding="utf-8")
+    return bot
+
+
+def test_an_edited_module_of_the_bot_s_own_is_refused(tmp_path: Path) -> None:
+    """Only the file the config names was hashed: an edit to the strategy module it imports
+    mixed two versions of the bot in one results folder without a word."""
+    bot = split_bot(tmp_path / "carol", "t_strategy_edited")
+    config = make_config(tmp_path, third=f"{bot}:Bot")
+    assert run_tournament(config, progress=False) == 6
+    (tmp_path / "carol" / "t_strategy_edited.py").write_text("def shed():\n    return 2\n", "utf-8")
+    changed = make_config(tmp_path, "v2.yaml", third=f"{bot}:Bot")
+    with pytest.raises(BadInput, match=r"changed: bots \(random-2's source\)\); .*--fresh"):
+        run_tournament(changed, progress=False)
+
+
+def test_a_bot_edited_while_the_run_plays_is_warned_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot changed mid-run was used at once, and the run ended without a word: its games
+    mixed two versions. Here the bot's own code edits its strategy module (in process it
+    may), as a student editing their file during the contest would."""
+    strategy = tmp_path / "carol" / "t_strategy_mid_run.py"
+    edit = f"open({str(strategy)!r}, 'a').write('# v2\\n')"
+    bot = split_bot(tmp_path / "carol", "t_strategy_mid_run", shed=edit)
+    config = make_config(tmp_path, third=f"{bot}:Bot")
+    assert run_tournament(config, progress=False) == 6
+    assert capsys.readouterr().err == (
+        "arena: warning: the code of random-2 changed while this run played: its games "
+        "mix the old and the new version (run again with --fresh to play them all with "
+        "the new one)\n")
+    assert "the code of random-2 changed" in (config.results_dir / "arena.log").read_text()
+
+
 def test_records_replay_to_their_totals(tmp_path: Path) -> None:
     from arena.records import replay
 
