@@ -34,6 +34,7 @@ from arena.seats.seat import Answer, Confinement, Limits, within_cap
 
 MAX_TREE = 256  # processes read to add up a bot's CPU without a cgroup (its cap is 64)
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
+ENDED_S = 0.2  # for the exit status of a bot whose output ended mid-decision
 WORD_S = 0.2  # for a host's word after end_game once the seats before it took the wait
 HOST_POLL_S = 0.01  # while the host's word is read but its game child not yet gone
 HOST_MODULE = "arena.seats.host"  # run as python -m HOST_MODULE (host_command)
@@ -65,6 +66,8 @@ class ProcessSeat:
         self.next_id = 0
         self.misread: set[int] = set()  # requests a stray line answered: their replies late
         self.owed: set[int] = set()  # requests given up on (timeouts): their late replies
+        self.answered: set[int] = set()  # requests answered this game: a second reply to
+        # one is a stray line, and the reply it stands before is then late
         self.game_first_id = 1
         self.stale: float | None = None  # when an unanswered request passed its grace
         self.restarted = False  # started again after a crash; its ready not yet read
@@ -108,6 +111,7 @@ class ProcessSeat:
         self.overlong = False
         self.owed = set()
         self.misread = set()
+        self.answered = set()
         self.stale = None
 
     def _kill(self) -> None:
@@ -274,6 +278,7 @@ class ProcessSeat:
         self.info = info
         self.misread = {i for i in self.misread if i >= self.game_first_id}
         self.owed = {i for i in self.owed if i >= self.game_first_id}  # the last game's
+        self.answered = set()
         self.game_first_id = self.next_id + 1
         self.sent_history = 0
         self.restarted = False
@@ -332,17 +337,26 @@ class ProcessSeat:
                 if self.stale is None:  # grace runs from the oldest miss still unanswered
                     self.stale = time.monotonic() + self.limits.grace_ms / 1000
             elif reply == "crash":
+                why = self._ended()
                 self._relaunch()
+                return Answer(None, reply, elapsed, why)
             elif reply == "unreadable":  # a stray line (a print to stdout) took the place of
                 self.misread.add(rid)  # the reply: its answer is late, and the later
                 # replies are not read one request behind
                 return Answer(None, reply, elapsed, self.unread)
             return Answer(None, reply, elapsed)
         self.stale = None
-        if _id_number(reply.get("id")) != rid:
+        number = _id_number(reply.get("id"))
+        if number != rid:
+            if number in self.answered:  # a reply sent twice: this request's reply comes
+                self.misread.add(rid)  # next and is late, not read one request behind
+                return Answer(None, "unreadable", elapsed,
+                              f"its reply carries id {number}, a request answered already "
+                              f"(a reply sent twice?); expected {rid}")
             return Answer(None, "unreadable", elapsed,
                           f"its reply carries id {_shown(reply.get('id'))}; expected {rid}, "
                           f"the id of the request it answers")
+        self.answered.add(rid)
         if "error" in reply:
             error = reply["error"]
             return Answer(None, "crash", elapsed, error if isinstance(error, str) else
@@ -352,6 +366,16 @@ class ProcessSeat:
             return Answer(None, "unreadable", elapsed,
                           f"its reply has no action text: {_said(_json_text(reply).encode())}")
         return Answer(action, None, elapsed)
+
+    def _ended(self) -> str:
+        """Why a reply cannot come (its output ended): the bot died, with its exit status,
+        or it closed its output and lives on."""
+        assert self.proc is not None
+        try:
+            status = self.proc.wait(timeout=ENDED_S)
+        except subprocess.TimeoutExpired:
+            return "the bot closed its output"
+        return f"the bot died (exit status {status})"
 
     def _lost(self) -> str:
         """Why the bot's process is being started again: it died, or it was stopped (its

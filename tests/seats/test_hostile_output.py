@@ -77,6 +77,21 @@ HOSTILE = {
     "id_off_by_one": READY + """
         i=0
         while read request; do echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"; i=$((i+1)); done""",
+    # its second reply sent twice (a bot's output flushed twice), then on time
+    "reply_twice": READY + """
+        i=0
+        while read request; do
+          i=$((i+1))
+          echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"
+          if [ $i -eq 2 ]; then echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"; fi
+        done""",
+    # exits with status 3 at its third request (and at every third after each restart)
+    "exits": READY + """
+        i=0
+        while read request; do
+          i=$((i+1)); if [ $i -eq 3 ]; then exit 3; fi
+          echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"
+        done""",
     # a boolean id, which Python would take for 1
     "id_true": READY + """
         while read request; do echo '{"id":true,"action":"stock"}'; done""",
@@ -166,6 +181,27 @@ def test_one_stray_line_is_one_fault_and_is_logged(tmp_path: Path) -> None:
     assert "hostile) unreadable: play decision" in log or \
         "hostile) unreadable: draw decision" in log
     assert "a line that is not a JSON object: 'DEBUG hand=5H 6H'" in log
+
+
+def test_a_reply_sent_twice_is_one_fault(tmp_path: Path) -> None:
+    """docs/protocol.md: one stray line costs one fault. A second copy of an answered reply
+    was read as the next request's answer, and every reply after it was one behind: five
+    faults in a row, and the seat forfeited."""
+    record, log = play_hostile(tmp_path, "reply_twice")
+    hostile = record["seats"][0]  # type: ignore[index]
+    assert hostile["faults"]["unreadable"] == 1 and hostile["faults"]["timeout"] == 0, hostile
+    assert not hostile.get("forfeit"), hostile
+    assert "its reply carries id 2, a request answered already (a reply sent twice?); " \
+        "expected 3" in log
+
+
+def test_a_bot_that_exits_mid_decision_is_said_to_have_died_with_its_status(
+        tmp_path: Path) -> None:
+    """docs/protocol.md: a bot that died is said to have died, with its exit status; the
+    log said only "crash: play decision (4 ms)", and its author had nothing to go on."""
+    _, log = play_hostile(tmp_path, "exits")
+    crashes = [line for line in log.splitlines() if "hostile) crash" in line]
+    assert crashes and all(line.endswith("the bot died (exit status 3)") for line in crashes)
 
 
 def test_a_reply_nested_past_the_depth_limit_is_logged_as_such(tmp_path: Path) -> None:
