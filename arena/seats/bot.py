@@ -300,8 +300,19 @@ def module_file(name: str) -> Path:
     spec = find_module(name)
     if spec is None or not spec.origin or not os.path.isfile(spec.origin):
         raise BadInput(f"no module {name!r} found in {os.getcwd()}, PYTHONPATH or the "
-                       "installed packages")
+                       f"installed packages{_reserved_hint(name)}")
     return Path(spec.origin)
+
+
+def _reserved_hint(name: str) -> str:
+    """Why ``bots.mine`` is not the file bots/mine.py of the folder: ``bots`` and ``arena``
+    are always the installed packages."""
+    top, _, rest = name.partition(".")
+    file = Path(top, *rest.split(".")).with_suffix(".py") if rest else None
+    if top not in RESERVED or file is None or not file.is_file():
+        return ""
+    return (f" ({top!r} is always the installed {'built-in bots' if top == 'bots' else 'arena'}"
+            f" package; name the file instead: {file}:Class)")
 
 
 _loaded: dict[str, Callable[..., Bot]] = {}

@@ -18,7 +18,7 @@ import pytest
 
 from arena.errors import BadInput
 from arena.seats import confine
-from arena.seats.bot import BUILTIN_BOTS, bot_class_in, bot_target
+from arena.seats.bot import BUILTIN_BOTS, bot_class_in, bot_target, module_file
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 needs_namespaces = pytest.mark.skipif(not confine.available(),
@@ -323,3 +323,16 @@ def test_two_bots_own_modules_of_one_name_are_refused_in_one_process(tmp_path: P
         "or rename one" in done.stderr
     assert arena("play", "indian13", *bots, "--isolation", "process",
                  cwd=tmp_path).returncode == 0
+
+
+def test_a_module_under_a_local_bots_folder_is_told_to_be_named_as_a_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bots.honest:HonestBot` beside a folder bots/ said only "no module found", though the
+    file was there: `bots` is always the built-in bots' package (README)."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "honest.py").write_text("class HonestBot: ...\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BadInput, match=r"^no module 'bots.honest' found in .* \('bots' is "
+                                       r"always the installed built-in bots package; name "
+                                       r"the file instead: bots/honest.py:Class\)$"):
+        module_file("bots.honest")
