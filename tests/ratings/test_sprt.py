@@ -336,7 +336,7 @@ def test_error_rates_at_a_small_elo_gap(seats: int) -> None:
 # ---------------------------------------------------------------- arena sprt
 
 
-def config(tmp_path: Path, *, workers: int = 1) -> Path:
+def config(tmp_path: Path, *, workers: int = 1, more_bots: str = "") -> Path:
     path = tmp_path / "sprt.yaml"
     path.write_text(f"""\
 name: duel
@@ -347,7 +347,7 @@ bots:
   - {{name: greedy, module: "bots.greedy:GreedyBot"}}
   - {{name: random, module: "bots.random_bot:RandomBot"}}
   - {{name: random-2, module: "bots.random_bot:RandomBot"}}
-workers: {workers}
+{more_bots}workers: {workers}
 seed: 4
 output: {tmp_path / "out"}
 """, encoding="utf-8")
@@ -589,21 +589,11 @@ def test_cli_keeps_the_sets_played_before_a_stop_in_the_middle_of_a_batch(
     the resume plays the games one uninterrupted run plays."""
     (tmp_path / "stopper.py").write_text(STOPPER, encoding="utf-8")
     tally = tmp_path / "tally.txt"
-    path = tmp_path / "sprt.yaml"
-    path.write_text(f"""\
-name: duel
-variant: indian13
-isolation: inprocess
-options: {{players: 2}}
-bots:
-  - {{name: random, module: "bots.random_bot:RandomBot"}}
+    path = config(tmp_path, more_bots=f"""\
   - name: stopper
     module: {tmp_path / "stopper.py"}:Stopper
     params: {{tally: {tally}, stop_at: 8}}  # its start is checked once first
-workers: 1
-seed: 4
-output: {tmp_path / "out"}
-""", encoding="utf-8")
+""")
     args = ["sprt", str(path), "--candidate", "stopper", "--baseline", "random",
             "--max-games", "8"]
     stopped = runner.invoke(app, args)
