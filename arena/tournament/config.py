@@ -25,8 +25,10 @@ from arena.seats.make import Isolation
 from arena.seats.seat import Limits
 from arena.tournament.config_bots import (
     MAX_NAME,
+    MAX_NAME_BYTES,
     MAX_PATH,
     _bots,
+    utf8_bytes,
 )
 from arena.tournament.config_file import (
     Bound,
@@ -194,6 +196,8 @@ def name_problem(name: Any) -> str | None:
         return "expected letters, digits, '-', '_' or '.' (not only dots)"
     if len(name) > MAX_NAME:
         return f"expected at most {MAX_NAME} characters, got {len(name)}"
+    if utf8_bytes(name) > MAX_NAME_BYTES:
+        return f"expected at most {MAX_NAME_BYTES} bytes in UTF-8, got {utf8_bytes(name)}"
     return None
 
 

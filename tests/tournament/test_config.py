@@ -71,6 +71,8 @@ CASES = [
     ("seed-float", edit("seed: 1", "seed: 1.5"), ":12: seed: expected an integer"),
     ("name-not-text", edit("name: t", "name: [a, b]"), ":1: name: expected"),
     ("name-slash", edit("name: t", "name: a/b"), ":1: name: expected"),
+    ("name-bytes", edit("name: t", "name: " + "\u4e2d" * 70),  # 210 bytes: no folder name
+     ":1: name: expected at most 200 bytes in UTF-8, got 210"),
     ("format-not-mapping", edit("format:\n  games: 2", "format: 3"), ":10: format: expected"),
     ("format-games-zero", edit("  games: 2", "  games: 0"),
      ":11: format.games: expected a number of games per table from 1 to 10000"),
