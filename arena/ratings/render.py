@@ -177,7 +177,8 @@ def _with_notes(table: str, notes: Sequence[str], fmt: str) -> str:
     if not notes:
         return table
     gap = [""] if fmt != "plain" else []
-    return "\n".join([table, *gap, *notes])
+    shown = [markdown_text(n) for n in notes] if fmt in MARKDOWN else notes  # names in them
+    return "\n".join([table, *gap, *shown])
 
 
 # The html page's styles; the report opens its own with them, for the same table
@@ -258,8 +259,20 @@ def _html_table(headers: Sequence[str], table: Sequence[Sequence[str]]) -> str:
 
 
 def _name(bot: str, fmt: str) -> str:
-    """A bot's name in a text table: a ``|`` escaped where it would end a Markdown cell."""
-    return bot.replace("|", "\\|") if fmt in ("github", "markdown") else bot
+    """A bot's name in a text table, as itself in the Markdown formats."""
+    return markdown_text(bot) if fmt in MARKDOWN else bot
+
+
+MARKDOWN = ("github", "markdown")
+_MARKUP = str.maketrans({c: "\\" + c for c in "\\`[]|*"} | {"<": "&lt;", ">": "&gt;",
+                                                              "&": "&amp;"})
+
+
+def markdown_text(text: str) -> str:
+    """Text that Markdown shows as it is: a name ``<img src=x onerror=...>`` was live HTML
+    wherever the Markdown is rendered with HTML allowed, and ``[x](javascript:...)`` a
+    link; a ``|`` would end a table's cell."""
+    return text.translate(_MARKUP)
 
 
 def _cell(value: Any) -> Any:

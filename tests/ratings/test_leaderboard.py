@@ -25,6 +25,7 @@ from arena.ratings.render import (
     HEADERS,
     TABLE_HEADERS,
     footnotes,
+    markdown_text,
     render,
     render_h2h,
 )
@@ -473,6 +474,25 @@ def test_a_pipe_in_a_name_stays_in_its_markdown_cell(fmt: str) -> None:
     assert rows and all(line.replace("\\|", "").count("|") == heads for line in rows)
     h2h = render_h2h(head_to_head(records), fmt)
     assert "a|b" not in h2h.replace("\\|", "") and h2h.count("a\\|b") == 2
+
+
+@pytest.mark.parametrize("fmt", ["github", "markdown"])
+def test_markup_in_a_name_is_shown_not_run_in_markdown(fmt: str) -> None:
+    """A name was written into the Markdown tables raw: wherever they are rendered with
+    HTML allowed (many course sites), ``<img onerror>`` ran, and ``[x](javascript:...)``
+    was a link."""
+    evil, link = "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))"
+    records = [record([evil, link], [0, 10], gid="1"), record([link, evil], [5, 0], gid="2")]
+    for text in (render(standings(records), fmt), render_h2h(head_to_head(records), fmt)):
+        assert "<img" not in text and "x](javascript" not in text
+        assert "&lt;img src=x onerror=alert(1)&gt;" in text
+        assert "\\[x\\](javascript:alert(1))" in text
+
+
+def test_markdown_text_escapes_what_markdown_would_read_as_markup() -> None:
+    assert markdown_text("a\\b `c` *d* <e> & [f]|g") == \
+        "a\\\\b \\`c\\` \\*d\\* &lt;e&gt; &amp; \\[f\\]\\|g"
+    assert markdown_text("search-easy v1.2_x") == "search-easy v1.2_x"  # names stay legible
 
 
 def test_a_name_a_spreadsheet_would_run_is_quoted_in_csv() -> None:
