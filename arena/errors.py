@@ -20,6 +20,11 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+def logged_lines(text: str) -> str:
+    """Lines (a traceback) safe in a log: each one :func:`printable`, the breaks kept."""
+    return "\n".join(printable(line) for line in text.rstrip("\n").split("\n"))
+
+
 def shown(value: Any) -> str:
     """The offending input's repr, cut short enough for a one-line message."""
     return _SHORT.repr(value)

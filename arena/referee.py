@@ -32,7 +32,7 @@ from arena.records import (
     action_text,
     places,
 )
-from arena.seats.bot import BotSpec, GameInfo
+from arena.seats.bot import BOT_FAILURES, BotSpec, GameInfo
 from arena.seats.make import Isolation, Seat, make_seat
 from arena.seats.protocol import END_GRACE_S
 from arena.seats.seat import Limits
@@ -91,6 +91,26 @@ class _Tally:
                           time_mean_ms=round(sum(ts) / len(ts), 3),
                           time_p95_ms=round(ts[min(len(ts) - 1, int(0.95 * len(ts)))], 3),
                           time_max_ms=round(ts[-1], 3), forfeit=self.forfeit)
+
+
+def _plain(answer: object) -> object:
+    """An answer as the arena's own types, so that no code of the bot's runs past this
+    point: a subclass of ``str``, ``Draw`` or ``Play`` (a bot in process may return one)
+    can override what the engine reads of it, and raised inside it. Anything else is
+    left for the reading to refuse."""
+    if type(answer) in (str, Draw, Play):
+        return answer
+    if isinstance(answer, Draw | Play):
+        answer = str(answer)  # read as its text, as an isolated seat's host sends it
+    return str.__add__("", answer) if isinstance(answer, str) else answer
+
+
+def _told(exc: BaseException) -> str:
+    """An exception of a bot's as one short text (its own ``__str__`` may raise too)."""
+    try:
+        return f"{type(exc).__name__}: {exc}"
+    except BOT_FAILURES:
+        return "an exception that cannot be shown"
 
 
 def _parsed(text: str, decision: str) -> Action:
@@ -228,16 +248,22 @@ class Referee:
                 self._forfeit_dead(seat, "it did not start again")
             return None
         try:
-            if isinstance(answer, str):
-                return _parsed(answer, view.decision)
-            if isinstance(answer, Play) and (answer.lays_anything or
-                                             type(answer.discard) is not Card):
-                return _parsed(str(answer), view.decision)  # read as an isolated seat's
+            plain = _plain(answer)
+        except BOT_FAILURES as exc:  # the bot's own object raised as it was read (in process)
+            self._fault(seat, "unreadable", f"{view.decision} decision: its answer raised "
+                                            f"{_told(exc)} as it was read")
+            return None
+        try:
+            if isinstance(plain, str):
+                return _parsed(plain, view.decision)
+            if isinstance(plain, Play) and (plain.lays_anything or
+                                            type(plain.discard) is not Card):
+                return _parsed(str(plain), view.decision)  # read as an isolated seat's
                 # host sends it: Play(discard="QC") played there and was refused here
-            if isinstance(answer, Draw | Play):
-                return answer
+            if isinstance(plain, Draw | Play):
+                return plain
             raise TypeError(f"expected a Draw, a Play or their text, got "
-                            f"{type(answer).__name__}")
+                            f"{type(plain).__name__}")
         except (ArenaError, ValueError, TypeError) as exc:
             self._fault(seat, "unreadable", f"{view.decision} decision: {exc}")
             return None

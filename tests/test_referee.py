@@ -405,3 +405,57 @@ def test_com_6_no_action_at_a_draw_is_said_to_be_no_draw(caplog: pytest.LogCaptu
               if "(nonedrawer) unreadable" in r.getMessage()]
     assert faults and all(m.endswith("unreadable: draw decision: bad draw 'None': expected "
                                      "one of stock, discard, tournante") for m in faults)
+
+
+class _SlyText(str):
+    """Text whose own methods raise: the engine read it through them."""
+
+    def split(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("\x1b[2Jsplit")
+
+    def strip(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("\x1b[2Jstrip")
+
+
+class _Unshowable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no words")
+
+
+class _SlyPlay(Play):
+    """A play whose text raises as it is read, with an error that cannot be shown."""
+
+    def __str__(self) -> str:
+        raise _Unshowable
+
+
+class SlyBot:
+    """An in-process bot answering with objects of its own classes."""
+
+    def __init__(self, plays: type) -> None:
+        self.plays = plays
+
+    def draw(self, view: Any) -> Any:
+        return _SlyText("stock")
+
+    def play(self, view: Any) -> Any:
+        card = view.drawn
+        return self.plays(f"discard {card}") if self.plays is _SlyText else \
+            self.plays(discard=card)
+
+
+def test_a_bots_own_subclass_of_its_answer_cannot_stop_the_game(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """In process, a str subclass whose split() raised got into the engine: the game
+    failed as an error of the arena (arena play: a traceback; arena run: the games dropped,
+    a raw ESC in arena.log). Its text is read as plain text now; an answer that raises as
+    it is read is the bot's fault, logged escaped."""
+    from arena.api import play
+
+    caplog.set_level(logging.INFO, logger="arena.referee")
+    text = play("indian13", [SlyBot(_SlyText), "greedy"], seed=3)
+    assert sum(text.seats[0].faults.values()) == 0
+    sly = play("indian13", [SlyBot(_SlyPlay), "greedy"], seed=3)
+    assert sly.seats[0].faults["unreadable"] == sly.seats[0].decisions // 2 > 0
+    assert "its answer raised an exception that cannot be shown as it was read" in caplog.text
+    assert "\x1b" not in caplog.text

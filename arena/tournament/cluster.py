@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError, BadInput
+from arena.errors import ArenaError, BadInput, logged_lines
 from arena.seats import confine
 from arena.seats.bot import ARENA_ROOT, BotSpec
 from arena.seats.sandbox import harden_self
@@ -309,7 +309,7 @@ class _Dispatch:
             return ArenaError(f"{_games(ids)} ended every worker process that played them "
                               f"({one_line(error)}); see the workers' logs")
         if isinstance(error, GameFailed):
-            log.error("%s\n%s", error, error.trace.rstrip())
+            log.error("%s\n%s", error, logged_lines(error.trace))
             return ArenaError(f"{failed_text([str(error)])}; every game written before is "
                               "kept")
         if isinstance(error, ArenaError):

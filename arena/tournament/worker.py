@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import msgspec
 
-from arena.errors import ArenaError, BadInput
+from arena.errors import ArenaError, BadInput, logged_lines
 from arena.referee import Clock, FaultPolicy, Referee
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation, Seat, make_seat
@@ -151,12 +151,13 @@ def play_pairing(pairing: Pairing, job: Job | None = None) -> str:
     except BadInput:
         raise  # the config's own problem, the same for every game: the run stops
     except Exception as error:
-        log.error("game %s stopped by an error of the arena; its bots are started again",
-                  pairing.id, exc_info=error)
+        trace = traceback.format_exc()
+        log.error("game %s stopped by an error of the arena; its bots are started again\n%s",
+                  pairing.id, logged_lines(trace))  # a bot's words may be in its messages
         close_seats()
         failed = GameFailed(f"game {pairing.id}: {type(error).__name__}: {one_line(error)}")
-        failed.game, failed.trace = pairing.id, traceback.format_exc()  # pickled with it:
-        # BaseException keeps __dict__
+        failed.game, failed.trace = pairing.id, trace  # pickled with it: BaseException
+        # keeps __dict__
         raise failed from None
     return msgspec.structs.replace(record, dup_set=pairing.dup_set).to_json() + "\n"
 

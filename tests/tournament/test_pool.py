@@ -252,7 +252,7 @@ def _arena_bug_at_the_killer(self: Referee) -> GameRecord:
     if self.game_id == KILLER:
         with open(MARKER, "a", encoding="utf-8") as tries:
             tries.write("x")
-        raise TypeError("a bug in the referee")
+        raise TypeError("a bug in the referee") from RuntimeError("\x1b[2Ja bot's words")
     return real_play(self)
 
 
@@ -277,6 +277,7 @@ def test_an_error_of_the_arena_in_one_game_does_not_stop_the_run(
     log = (config.results_dir / "arena.log").read_text(encoding="utf-8")
     assert f"game {KILLER} stopped by an error of the arena" in log
     assert "TypeError: a bug in the referee" in log and "Traceback" in log
+    assert "RuntimeError: \\x1b[2Ja bot's words" in log and "\x1b" not in log  # escaped
 
 
 def _stuck(task: tuple[int, list[Pairing]]) -> tuple[int, list[str]]:
