@@ -6,6 +6,7 @@ import json
 import logging
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from arena.records import (
 from arena.referee import Clock, FaultPolicy, bot_seed, play_game
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation
+from arena.seats.process import ProcessSeat
 from arena.seats.seat import Limits
 from arena.variants import find_variant
 from arena.variants.indian13 import Indian13
@@ -346,6 +348,23 @@ def test_com_6_an_end_game_hook_that_raises_is_a_crash_in_both_modes(
     assert record.seats[FAULTY_SEAT].faults["crash"] == 1, record.seats[FAULTY_SEAT]
     assert record.seats[FAULTY_SEAT].faults["timeout"] == 0, record.seats[FAULTY_SEAT]
     assert "(brokenend) crash: end_game failed" in caplog.text, caplog.text[-2000:]
+
+
+def test_com_6_an_end_game_hook_that_raises_is_a_crash_however_late_it_is_looked_at(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host ends when its game's child fails end_game. Seen only once it had ended
+    (the referee waits for the seats before it first), it was no fault at all: a CI run on
+    Python 3.12 counted 0. Here each seat is looked at a second late."""
+    real = ProcessSeat.ended
+
+    def late(self: ProcessSeat, deadline: float) -> str | None:
+        time.sleep(1.0)
+        return real(self, deadline)
+
+    monkeypatch.setattr(ProcessSeat, "ended", late)
+    record = _faulty_game("BrokenEnd", isolation="process")
+    assert record.seats[FAULTY_SEAT].faults["crash"] == 1, record.seats[FAULTY_SEAT]
+    assert sum(sum(s.faults.values()) for s in record.seats) == 1, record.seats
 
 
 def test_com_6_ind_20_invalid_declaration_is_not_a_fault() -> None:

@@ -429,11 +429,14 @@ class ProcessSeat:
         reads this seat's input: the next game's start must not reach it). A bot still on
         a decision it timed out on (counted already) is stopped at once; a command bot's
         process simply ends with its game."""
-        if self.new_process_each_game or self.proc is None or self.proc.poll() is not None:
+        if self.new_process_each_game or self.proc is None:
             return None
         if self.stale is not None:  # still deciding past its deadline: nothing to wait for
             self._kill()
             return None
+        if self.proc.poll() is not None:  # the host ended with the game, before its word
+            self._kill()  # could be read: its child failed end_game, or the game left
+            return "crash"  # something it could not clear (the host's own end, EOF alike)
         deadline = max(deadline, time.monotonic() + WORD_S)  # a word already sent is read
         word = False  # the host's word came (perhaps forged by the game's child)
         for _ in range(STALE_LINES + 1):
