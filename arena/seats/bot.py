@@ -20,7 +20,7 @@ import importlib.util
 import os
 import stat
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
@@ -277,21 +277,29 @@ def _search_path(top: str) -> list[str]:
 def find_module(name: str) -> ModuleSpec | None:
     """Where module ``a.b.c`` is, found part by part without importing it or the packages
     above it (importing would run their code), as a bot's host would look for it."""
-    spec = None
-    locations: list[str] | None = _search_path(name.partition(".")[0])
-    for depth in range(1, name.count(".") + 2):
-        if locations is None:
-            return None  # a part above is a module, not a package
-        part = ".".join(name.split(".")[:depth])
-        spec = PathFinder.find_spec(part, locations)
-        if spec is None and depth == 1:
-            with contextlib.suppress(ImportError, ValueError):  # e.g. an editable install
+    specs = list(_part_specs(name, _search_path(name.partition(".")[0]), installed=True))
+    return specs[-1] if len(specs) == name.count(".") + 1 else None
+
+
+def _part_specs(name: str, locations: list[str], installed: bool) -> Iterator[ModuleSpec]:
+    """The specs of ``a``, ``a.b``, ``a.b.c`` in turn, found in ``locations`` without
+    importing anything, up to the first part missing (or under a module, not a package);
+    ``installed``: a top part may also be an installed package's (an editable install)."""
+    parts = name.split(".")
+    where: list[str] | None = locations
+    for depth in range(1, len(parts) + 1):
+        if where is None:
+            return  # a part above is a module, not a package
+        part = ".".join(parts[:depth])
+        spec = PathFinder.find_spec(part, where)
+        if spec is None and depth == 1 and installed:
+            with contextlib.suppress(ImportError, ValueError):
                 spec = importlib.util.find_spec(part)  # a top-level name imports nothing
         if spec is None:
-            return None
+            return
+        yield spec
         found = spec.submodule_search_locations
-        locations = None if found is None else list(found)
-    return spec
+        where = None if found is None else list(found)
 
 
 def module_file(name: str) -> Path:
@@ -449,20 +457,12 @@ def _own_files(name: str, folder: Path, top: str) -> list[Path]:
     bot's own: in ``folder`` (a bot file's), or under package ``top`` (a bot module's)."""
     if name.partition(".")[0] in RESERVED or (top and name.partition(".")[0] != top):
         return []
+    locations = [str(folder)] if not top else _search_path(top)
     files: list[Path] = []
     with contextlib.suppress(ImportError, ValueError, OSError):
-        locations: list[str] | None = [str(folder)] if not top else _search_path(top)
-        parts = name.split(".")
-        for depth in range(1, len(parts) + 1):
-            if locations is None:
-                break
-            spec = PathFinder.find_spec(".".join(parts[:depth]), locations)
-            if spec is None or not spec.origin:
-                break
-            if spec.origin.endswith(".py") and os.path.isfile(spec.origin):
+        for spec in _part_specs(name, locations, installed=bool(top)):
+            if spec.origin and spec.origin.endswith(".py") and os.path.isfile(spec.origin):
                 files.append(Path(spec.origin).resolve())
-            found = spec.submodule_search_locations
-            locations = list(found) if found is not None else None
     return files
 
 
