@@ -4,7 +4,8 @@ The Elo of a bot is its log-strength in the maximum-likelihood Bradley-Terry mod
 jointly to every comparison (Bradley & Terry 1952; Hunter 2004, Ann. Statist. 32(1)), on the
 scale 400 / ln 10 per unit, mean 1500 (or a named bot fixed by an anchor). A virtual
 opponent of log-strength 0, met once with a tie by every bot, keeps unbeaten or winless bots
-finite. Intervals come from resampling whole games, or whole duplicate sets when the records
+finite; their gaps are open, so the mean is over the bots the results link and they get no
+interval. Intervals come from resampling whole games, or whole duplicate sets when the records
 carry them, and refitting. Everything depends on the set of records only, never on the order
 they finished; the formulas are in ``docs/statistics.md``.
 """
@@ -71,9 +72,16 @@ def fit_strengths(wins: Floats, meets: Floats, *, tol: float = 1e-10,
     return theta
 
 
-def to_elo(theta: Floats, *, anchor: int | None = None, at: float = ELO_MEAN) -> Floats:
-    """Elo from log-strengths: mean ``at``, or bot ``anchor`` fixed at ``at``."""
-    ref = theta.mean(axis=-1, keepdims=True) if anchor is None else theta[..., anchor:anchor + 1]
+def to_elo(theta: Floats, *, anchor: int | None = None, at: float = ELO_MEAN,
+           reference: Floats | None = None) -> Floats:
+    """Elo from log-strengths: mean ``at`` (over the ``reference`` bots, a mask; all by
+    default), or bot ``anchor`` fixed at ``at``."""
+    if anchor is not None:
+        ref = theta[..., anchor:anchor + 1]
+    elif reference is None:
+        ref = theta.mean(axis=-1, keepdims=True)
+    else:
+        ref = theta[..., reference].mean(axis=-1, keepdims=True)
     return at + ELO_SCALE * (theta - ref)
 
 
@@ -115,6 +123,7 @@ class Ratings:
     elo_samples: Floats  # resamples x bots
     score: Floats  # head to head: score[a, b] = a's wins over b, ties half
     meets: Floats
+    unbounded: tuple[int, ...] = ()  # bots whose gap to the reference the results leave open
 
     @property
     def has_intervals(self) -> bool:
@@ -149,21 +158,57 @@ def rate(records: Iterable[GameRecord], *, anchor: tuple[str, float] | None = No
     at = ELO_MEAN if anchor is None else anchor[1]
     features = _unit_features(seats)
     full = np.ones((1, seats.units))
+    score = _score_matrix(seats)
+    reference = _reference(linked_groups(score), fixed)
     # One BLAS thread: these products are long and thin, and OpenBLAS's threads spin-wait
     # when another process holds a core (a tournament still running): 100,000 games took
     # 24 s instead of 1.5 s beside one busy process.
     with threadpool_limits(limits=1, user_api="blas"):
-        point = _statistics(seats, features, full, fixed, at)
-        draws = [_statistics(seats, features, counts, fixed, at)
+        point = _statistics(seats, features, full, fixed, at, reference)
+        draws = [_statistics(seats, features, counts, fixed, at, reference)
                  for counts in _resample_counts(seats.units, resamples, seed)]
     samples = [np.concatenate([d[i] for d in draws]) if draws else np.full((0, n), np.nan)
                for i in range(3)]
+    unbounded = tuple(int(i) for i in np.flatnonzero(np.logical_not(reference))) \
+        if not reference.all() else ()
+    elo = _estimate(point[0][0], samples[0], seats.units)
+    for i in unbounded:  # a bootstrap of separated results measures no spread of the gap
+        elo.low[i] = elo.high[i] = np.nan
     return Ratings(names=seats.names,
-                   elo=_estimate(point[0][0], samples[0], seats.units),
+                   elo=elo,
                    points=_estimate(point[1][0], samples[1], seats.units, bounded=True),
                    vs_field=_estimate(point[2][0], samples[2], seats.units),
-                   elo_samples=samples[0], score=_score_matrix(seats),
-                   meets=_meetings(seats, full)[0])
+                   elo_samples=samples[0], score=score,
+                   meets=_meetings(seats, full)[0], unbounded=unbounded)
+
+
+def linked_groups(score: Floats) -> Ints:
+    """The group of each bot (the lowest index in it): bots linked both ways by chains of
+    "scored against" (a win or a tie). Between groups one side won every comparison, or
+    they never met, and the likelihood has no maximum for their gap (Ford 1957, Amer. Math.
+    Monthly 64(8)): only the virtual tie keeps it finite, and resampling shows no spread."""
+    n = len(score)
+    reach = (score > 0) | np.eye(n, dtype=bool)
+    while True:
+        wider = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
+        if (wider == reach).all():
+            break
+        reach = wider
+    return np.asarray((reach & reach.T).argmax(axis=1) if n else [], dtype=np.int64)
+
+
+def _reference(groups: Ints, anchor: int | None) -> Floats:
+    """The bots the Elo is centred on, whose gaps the results bound: the anchor's group, else
+    the one largest group; with no single largest, none (the mean is over every bot, and no
+    Elo interval is kept)."""
+    if not len(groups):
+        return np.zeros(0, dtype=bool)
+    sizes = np.bincount(groups, minlength=len(groups))
+    if anchor is not None:
+        return np.asarray(groups == groups[anchor])
+    if (sizes == sizes.max()).sum() > 1:
+        return np.zeros(len(groups), dtype=bool)
+    return np.asarray(groups == sizes.argmax())
 
 
 def _estimate(value: Floats, samples: Floats, units: int, *, bounded: bool = False
@@ -231,12 +276,13 @@ def _unit_features(seats: Seats) -> Floats:
 
 
 def _statistics(seats: Seats, features: Floats, counts: Floats, anchor: int | None,
-                at: float) -> tuple[Floats, Floats, Floats]:
+                at: float, reference: Floats) -> tuple[Floats, Floats, Floats]:
     """Elo, mean points and vs-field of each weighting of the units (one row per draw)."""
     n = len(seats.names)
     sums = counts @ features
     score, points, count, diff, present = (sums[:, i * n:(i + 1) * n] for i in range(5))
-    elo = to_elo(fit_strengths(score, _meetings(seats, counts)), anchor=anchor, at=at)
+    elo = to_elo(fit_strengths(score, _meetings(seats, counts)), anchor=anchor, at=at,
+                 reference=reference if reference.any() else None)
     with np.errstate(invalid="ignore", divide="ignore"):
         absent = count == 0
         elo[absent] = np.nan

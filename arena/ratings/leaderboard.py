@@ -85,6 +85,7 @@ class Footing:
     anchor: str | None  # the bot whose Elo is fixed, if any
     flat: tuple[tuple[str, str], ...]  # (bot, column) of intervals with no spread
     gain: DuplicateGain | None  # what the duplicate deals did to the variance
+    unbounded: tuple[str, ...] = ()  # bots whose Elo gap to the rest no result bounds
 
     @property
     def has_intervals(self) -> bool:
@@ -127,11 +128,13 @@ def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams:
     units = len({unit_key(r) for r in records})
     sets = any(r.dup_set for r in records)
     gain = duplicate_gain(records, teams=teams) if sets and units >= MIN_UNITS else None
+    unbounded = tuple(r.bot for r in rows if rated.names.index(r.bot) in rated.unbounded)
     flat = tuple((r.bot, column) for r in rows if rated.has_intervals
                  for column, low in (("Elo", r.elo_low), ("points", r.points_low),
                                      ("vs field", r.vs_field_low))
-                 if low is None and not (column == "Elo" and r.bot == fixed))
-    return Board(rows, Footing(len(records), units, sets, fixed, flat, gain))
+                 if low is None and not (column == "Elo" and r.bot in (fixed, *unbounded)))
+    return Board(rows, Footing(len(records), units, sets, fixed, flat, gain,
+                               unbounded if rated.has_intervals else ()))
 
 
 def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[Standing]:

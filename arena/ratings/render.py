@@ -139,14 +139,22 @@ def footnotes(footing: Footing, *, wide: bool = False) -> list[str]:
     flat = [f"{bot}'s {column}" for bot, column in footing.flat
             if wide or column in _COMPACT_INTERVALS]
     if flat:
-        named = ", ".join(flat[:3]) + (f" and {len(flat) - 3} more" if len(flat) > 3 else "")
-        lines.append(f"No interval for {named}: every resample gives the same value.")
+        lines.append(f"No interval for {_some(flat)}: every resample gives the same value.")
+    if footing.unbounded:
+        lines.append(f"No Elo interval for {_some(list(footing.unbounded))}: the results leave "
+                     f"a gap open (one side won every comparison, or they never met), so the "
+                     f"Elo there rests on the virtual tie.")
     if footing.gain is not None:
         lines.append(_gain(footing.gain))
     return lines
 
 
 _COMPACT_INTERVALS = ("Elo", "vs field")
+
+
+def _some(names: Sequence[str]) -> str:
+    """Up to three names, and how many more."""
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def _too_few(footing: Footing) -> str:

@@ -401,11 +401,29 @@ def test_no_interval_is_shown_with_zero_width() -> None:
     assert a.points_low is None and a.elo_low is None  # a always scores 0 and always wins
     assert ("a", "points") in sweep.footing.flat
     notes = footnotes(sweep.footing, wide=True)
-    assert any(n.startswith("No interval for a's Elo, a's points") for n in notes), notes
+    assert "No interval for a's points: every resample gives the same value." in notes, notes
+    assert any(n.startswith("No Elo interval for a, b: the results leave a gap open")
+               for n in notes), notes
     for fmt in ("plain", "github", "html"):
         for wide in (False, True):
             text = render(sweep.rows, fmt, wide=wide, footing=sweep.footing)
             assert "± 0 " not in text and "[0.0, 0.0]" not in text
+
+
+def test_a_bot_that_won_every_comparison_is_shown_without_an_interval() -> None:
+    """a wins every game; b and c trade wins. a's Elo gets no interval (its gap to b and c has
+    no upper bound) and a line says so; b and c keep theirs, centred on 1500."""
+    games = [record(["a", "b", "c"], [0, 10 + i % 3, 12 - i % 5], gid=f"g{i}")
+             for i in range(30)]
+    rows = board(games)
+    a, b, c = (by_bot(rows.rows)[x] for x in "abc")
+    assert a.elo_low is None and a.elo_high is None and a.elo > 1500
+    assert None not in (b.elo_low, b.elo_high, c.elo_low, c.elo_high)
+    assert (b.elo + c.elo) / 2 == pytest.approx(1500, abs=0.1)
+    assert rows.footing.unbounded == ("a",) and ("a", "Elo") not in rows.footing.flat
+    for wide in (False, True):
+        assert "No Elo interval for a: the results leave a gap open" in render(
+            rows.rows, wide=wide, footing=rows.footing)
 
 
 def test_footnotes_sit_under_every_table_format_but_not_in_data() -> None:
