@@ -53,25 +53,29 @@ class _Tally:
     faults: dict[str, int]
 
 
-def _tally(records: Sequence[GameRecord]) -> _Tally:
-    """Counts per bot; a first place shared by n seats counts 1/n of a win for each. A bot
-    in several seats of one game (an SPRT's baseline at 3 seats and more) plays one game
-    there, wins by any of its seats, and ranks as their mean."""
+def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
+    """Counts per bot; a first place shared by n seats (with ``teams``, n teams: partners
+    win together) counts 1/n of a win for each. A bot in several seats of one game (an
+    SPRT's baseline at 3 seats and more) plays one game there, wins by any of its seats, and
+    ranks as their mean; a team's rank counts the teams ahead of it."""
     games: dict[str, int] = defaultdict(int)
     wins: dict[str, float] = defaultdict(float)
     rank_sum: dict[str, float] = defaultdict(float)
     faults: dict[str, int] = defaultdict(int)
     for r in records:
-        firsts = r.ranks.count(1)
+        labels = teams if teams is not None else range(len(r.seats))
+        first = {labels[i] for i, rank in enumerate(r.ranks) if rank == 1}
         seats = Counter(s.bot for s in r.seats)
-        for s, rank in zip(r.seats, r.ranks, strict=True):
-            rank_sum[s.bot] += rank / seats[s.bot]
-            if rank == 1:
-                wins[s.bot] += 1 / firsts
+        sides: dict[str, set[int]] = defaultdict(set)
+        for i, (s, rank) in enumerate(zip(r.seats, r.ranks, strict=True)):
+            ahead = {labels[j] for j, other in enumerate(r.ranks) if other < rank}
+            rank_sum[s.bot] += (1 + len(ahead)) / seats[s.bot]
+            sides[s.bot].add(labels[i])
             if any(s.faults.values()):
                 faults[s.bot] += sum(s.faults.values())
         for bot in seats:
             games[bot] += 1
+            wins[bot] += len(sides[bot] & first) / len(first)
     return _Tally(games, wins, rank_sum, faults)
 
 
@@ -139,7 +143,7 @@ def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams:
 
 def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[Standing]:
     """One standing per bot in Elo order: the fit's numbers beside the plain tallies."""
-    tally = _tally(records)
+    tally = _tally(records, teams)
     in_order = sorted(records, key=lambda r: (r.id, r.dup_set, r.seed, r.totals))
     ordinals = openskill_ordinals((([s.bot for s in r.seats], ranked_totals(r)) for r in in_order),
                                   teams=teams)

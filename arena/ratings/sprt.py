@@ -27,7 +27,7 @@ import numpy as np
 
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_SCALE, LEVEL, MIN_UNITS, fit_strengths, t_quantile
-from arena.ratings.comparisons import ranked_totals
+from arena.ratings.comparisons import Teams, ranked_totals
 from arena.records import GameRecord
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
@@ -199,11 +199,12 @@ def elo_estimate(scores: Scores) -> EloGap:
     return EloGap(elo, half) if half > 0 else EloGap(elo, None, "no spread")
 
 
-def set_result(games: Sequence[GameRecord], candidate: str, baseline: str
-               ) -> tuple[float, int]:
+def set_result(games: Sequence[GameRecord], candidate: str, baseline: str, *,
+               teams: Teams = None) -> tuple[float, int]:
     """A's points against B's seats over the games of one duplicate set (1 for a lower
     total, 1/2 for an equal one, 0 for a higher one, a forfeited seat behind every other as
-    its rank is (COM-6); other seats are not compared) and the number of those comparisons."""
+    its rank is (COM-6); other seats, and with ``teams`` A's partners, are not compared, as
+    on the leaderboard) and the number of those comparisons."""
     points = 0.0
     meetings = 0
     for r in games:
@@ -212,6 +213,8 @@ def set_result(games: Sequence[GameRecord], candidate: str, baseline: str
         standing = ranked_totals(r)
         for i in a_seats:
             for j in b_seats:
+                if teams is not None and teams[i] == teams[j]:
+                    continue
                 mine, theirs = standing[i], standing[j]
                 points += 1.0 if theirs > mine else 0.5 if theirs == mine else 0.0
                 meetings += 1
@@ -220,7 +223,8 @@ def set_result(games: Sequence[GameRecord], candidate: str, baseline: str
     return points, meetings
 
 
-def set_score(games: Sequence[GameRecord], candidate: str, baseline: str) -> float:
+def set_score(games: Sequence[GameRecord], candidate: str, baseline: str, *,
+              teams: Teams = None) -> float:
     """A's mean pairwise score against B's seats over the games of one duplicate set."""
-    points, meetings = set_result(games, candidate, baseline)
+    points, meetings = set_result(games, candidate, baseline, teams=teams)
     return points / meetings

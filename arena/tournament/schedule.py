@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from math import comb
@@ -113,11 +113,15 @@ def seating_orders(table: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [(first, *p) for p in permutations(rest)]
 
 
-def duplicate_set(table: tuple[str, ...], block: int) -> list[tuple[str, ...]]:
+def duplicate_set(table: tuple[str, ...], block: int,
+                  keep: Callable[[tuple[str, ...]], bool] | None = None
+                  ) -> list[tuple[str, ...]]:
     """The seatings of duplicate set ``block`` of a table: its block-th cyclic order (cycling
-    through them all; orders that repeat, as with one bot in several seats, count once) and
-    each rotation of it. The games of one set share one deck."""
+    through them all, or those ``keep`` keeps; orders that repeat, as with one bot in several
+    seats, count once) and each rotation of it. The games of one set share one deck."""
     orders = list(dict.fromkeys(seating_orders(table)))
+    if keep is not None:
+        orders = [o for o in orders if keep(o)] or orders
     order = orders[block % len(orders)]
     return [order[shift:] + order[:shift] for shift in range(len(order))]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, BadInput
+from arena.ratings.comparisons import Teams
 from arena.ratings.sprt import (
     MIN_SETS,
     EloGap,
@@ -43,13 +44,22 @@ EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
 
 
 def sprt_pairings(candidate: str, baseline: str, *, players: int, seed: int,
-                  sets: range, filler: str | None = None) -> list[Pairing]:
+                  sets: range, filler: str | None = None, teams: Teams = None
+                  ) -> list[Pairing]:
     """The games of duplicate sets ``sets``: one deck per set, dealt once per seat rotation
-    of the table, set s in the table's s-th cyclic order (the schedule's duplicate sets)."""
+    of the table, set s in the table's s-th cyclic order (the schedule's duplicate sets);
+    with ``teams``, only orders where the candidate has the baseline against it (partners
+    are not compared: a set of the two as partners would say nothing)."""
     table = (candidate, baseline, *[filler or baseline] * (players - 2))
+
+    def facing(order: tuple[str, ...]) -> bool:
+        return teams is None or any(
+            teams[i] != teams[j] for i, a in enumerate(order) if a == candidate
+            for j, b in enumerate(order) if b == baseline)
+
     return [Pairing(id=f"s{s:06d}-g{g}", table=0, seats=seats, dup_set=f"s{s:06d}",
                     seed=derive_seed(seed, "sprt", s))
-            for s in sets for g, seats in enumerate(duplicate_set(table, s))]
+            for s in sets for g, seats in enumerate(duplicate_set(table, s, facing))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +204,9 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
            f"± its 95% interval")
     scores = Scores()
     result = None
+    teams = config.game.team_labels(config.options)
     for group in (earlier[i:i + k] for i in range(0, len(earlier), k)):
-        scores = _scored(scores, group, candidate, baseline)
+        scores = _scored(scores, group, candidate, baseline, teams)
         result = decision(scores, test)
         if result:  # where the test ended: sets after it (none, as it writes) do not count
             break
@@ -217,7 +228,7 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
                 continue
             data = "".join(r.to_json() + "\n" for r in played).encode()
             append_records(path, out, data, then=then)  # each set as soon as it is whole
-            scores, played = _scored(scores, played, candidate, baseline), []
+            scores, played = _scored(scores, played, candidate, baseline, teams), []
             result = decision(scores, test)
             if result:  # the rest of the batch is not played: its workers stop
                 report(_progress(scores, test, k))
@@ -262,9 +273,10 @@ def _warn_about_the_cap(max_games: int, k: int) -> None:
               "inconclusive", file=sys.stderr)
 
 
-def _scored(scores: Scores, group: list[GameRecord], candidate: str, baseline: str) -> Scores:
+def _scored(scores: Scores, group: list[GameRecord], candidate: str, baseline: str,
+            teams: Teams) -> Scores:
     """The scores with one more set."""
-    points, meetings = set_result(group, candidate, baseline)
+    points, meetings = set_result(group, candidate, baseline, teams=teams)
     return scores.add(points / meetings, meetings=meetings)
 
 
@@ -281,7 +293,8 @@ def _games(config: Config, candidate: str, baseline: str, filler: str | None,
         count = per_batch if limit is None else min(per_batch, limit - start)
         assert config.seed is not None  # settled by run_sprt
         pairings = sprt_pairings(candidate, baseline, players=k, seed=config.seed,
-                                 sets=range(start, start + count), filler=filler)
+                                 sets=range(start, start + count), filler=filler,
+                                 teams=config.game.team_labels(config.options))
         yield from play_pairings(config, pairings, logs=folder / "logs")
         yield None
         start += count

@@ -327,6 +327,19 @@ def test_r51_team_games_never_compare_partners() -> None:
         teams_of([*records, solo])
 
 
+def test_r51_a_team_s_first_place_is_a_win_for_each_partner() -> None:
+    """R51-1 (teams): partners always share their total, so splitting a shared first place
+    gave a team that won every game 50%; the team wins, each partner wins. A team's rank
+    counts the teams ahead of it (2, not 3, for the team that lost)."""
+    won = record(["a", "b", "c", "d"], [0, 50, 0, 50], gid="g1")
+    lost = record(["a", "b", "c", "d"], [40, 0, 40, 0], gid="g2")
+    rows = by_bot(standings([won, won, won, lost], resamples=0, teams=(0, 1, 0, 1)))
+    assert (rows["a"].win_pct, rows["c"].win_pct, rows["b"].win_pct) == (75.0, 75.0, 25.0)
+    assert (rows["a"].mean_rank, rows["b"].mean_rank) == (1.25, 1.75)
+    both = record(["a", "b", "a", "a"], [0, 50, 0, 50], gid="g3")  # a on both teams
+    assert by_bot(standings([both], resamples=0, teams=(0, 1, 0, 1)))["a"].win_pct == 100.0
+
+
 # ---------------------------------------------------------------- what the table rests on
 
 

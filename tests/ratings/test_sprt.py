@@ -219,6 +219,46 @@ def test_the_estimate_agrees_with_the_leaderboard_of_the_same_games() -> None:
     assert gap.half / 2 == pytest.approx(board_half, rel=0.2)
 
 
+def test_r51_teams_the_candidate_s_partner_is_not_compared_and_the_gap_is_the_leaderboard_s(
+        ) -> None:
+    """R51-1 (teams): A's partner shares A's total, so counting it as a tie pulled every set
+    score towards 1/2 (+70 Elo where the leaderboard said +108). Partners are not compared,
+    as on the leaderboard, which then shows the same gap."""
+    teams = (0, 1, 0, 1)
+    assert set_score([record(["A", "B", "B", "B"], [0, 10, 0, 10])], "A", "B",
+                     teams=teams) == 1.0
+    rng = np.random.default_rng(8)
+    records = []
+    scores = Scores()
+    for s in range(120):
+        games = []
+        for g in range(4):
+            names = ["A", "B", "B", "B"][g:] + ["A", "B", "B", "B"][:g]
+            side = [-(60.0 if "A" in (names[t], names[t + 2]) else 0.0)
+                    + ELO_SCALE * rng.gumbel() for t in (0, 1)]
+            totals = [round(side[i % 2]) for i in range(4)]
+            games.append(record(names, totals, f"s{s}-g{g}", dup_set=f"s{s}"))
+        records += games
+        points, meetings = set_result(games, "A", "B", teams=teams)
+        assert meetings == 8  # A against the two opponents, in each of 4 games
+        scores = scores.add(points / meetings, meetings=meetings)
+    rated = rate(records, teams=teams)
+    a, b = rated.names.index("A"), rated.names.index("B")
+    assert elo_estimate(scores).elo == pytest.approx(rated.elo.value[a] - rated.elo.value[b],
+                                                     abs=1e-6)
+
+
+def test_r51_teams_pairings_seat_the_baseline_against_the_candidate() -> None:
+    """R51-1 (teams): with a filler, an order that made A and B partners gave sets with no
+    comparison at all; only orders where B sits against A are played."""
+    pairings = sprt_pairings("A", "B", players=4, seed=3, sets=range(12), filler="F",
+                             teams=(0, 1, 0, 1))
+    for p in pairings:
+        a, b = p.seats.index("A"), p.seats.index("B")
+        assert (a - b) % 2 == 1, p.seats
+    assert len({p.seats for p in pairings}) == 8  # two orders, each in its 4 rotations
+
+
 # ---------------------------------------------------------------- set score and pairings
 
 
