@@ -5,6 +5,7 @@ The fields are documented in ``docs/records.md``; ``schema`` comes first and cha
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from bisect import bisect_left
@@ -377,11 +378,25 @@ def apply_recorded(record: GameRecord, at: int, text: str, game: Game,
 def check_replayed(record: GameRecord, game: Game) -> None:
     """ValueError naming the record unless its replayed game ended with its totals."""
     if not game.finished:
+        why = "cut short, or edited" if record.actions else "read_games(actions=False) " \
+            "keeps none"
         raise ValueError(f"record {record.id}: its {len(record.actions)} actions end before "
-                         "the game does (a record read with actions=False has none)")
+                         f"the game does ({why})")
     if tuple(game.totals) != record.totals:
         raise ValueError(f"record {record.id}: replayed totals {list(game.totals)} differ "
                          f"from the record's {list(record.totals)}")
+    for played, kept in itertools.zip_longest(game.results, record.rounds):
+        if played != kept:  # the totals are their sum: an edit of both is still caught
+            raise ValueError(f"record {record.id}: replayed {_round_text(played)} differs "
+                             f"from the record's {_round_text(kept)}")
+
+
+def _round_text(result: RoundResult | None) -> str:
+    """A round's end as the replay prints it, to set the replayed beside the recorded."""
+    if result is None:
+        return "no round"
+    return (f"round {result.round} (dealer {result.dealer}, {result.reason.value}, "
+            f"penalties {list(result.penalties)})")
 
 
 def games_file(where: str | Path) -> Path:

@@ -75,7 +75,10 @@ def _edit_a_card(raw: Raw) -> None:
                                   "not replay"),
     (lambda r: r.update(actions=r["actions"] + "/0s"), r"after the game's end"),
     (lambda r: r.update(actions=r["actions"].rpartition("/")[0]),
-     r"end before the game does"),
+     r"end before the game does \(cut short, or edited\)"),
+    (lambda r: r["rounds"][0].update(penalties=[0, 0]),  # COM-13: the totals kept
+     r"replayed round 1 \(dealer \d, \w+, penalties \[\d+, \d+\]\) differs from the "
+     r"record's round 1 \(dealer \d, \w+, penalties \[0, 0\]\)"),
 ])
 def test_a_record_that_does_not_replay_is_bad_input(tmp_path: Path, lines: list[str],
                                                     change: Callable[[Raw], Any],

@@ -21,6 +21,7 @@ from arena.errors import ArenaError
 from arena.referee import Referee
 from arena.seats.bot import BUILTIN_BOTS, GameInfo, load_class
 from arena.seats.seat import Answer
+from arena.variants import find_variant
 
 HUMAN = "human"  # the bot name that seats a person
 Check = Callable[[Action], str | None]  # why an action is refused now, or None
@@ -38,6 +39,11 @@ WHY_ROUNDS_END = {  # a person is told why, in words: "(last_player)" hid that t
 }
 
 
+LONGEST = 500  # characters of an answer: a whole hand laid at once is under 200
+TYPED = {"declare": "declare CARD", "meld": "meld CARDS", "lay_off": "lay N CARDS",
+         "take_back": "take N CARD"}  # a play as it is typed, for the prompt
+
+
 def help_text(view: View) -> str:
     """The answers this game takes, from the view: Indian Rummy's help spoke of the
     tournante and of laying, which it has not, and of a 'legal' command there is not."""
@@ -49,7 +55,8 @@ def help_text(view: View) -> str:
         plays.append("'meld 9H 10H JK=JH; lay 3 8H; discard KS' (lay N adds to the table's "
                      "combination N)")
     if "take_back" in view.plays:
-        plays.append("'take 2 JK; discard KS' (a joker taken back from combination 2)")
+        plays.append("'take 2 5S; discard KS' (5S from your hand takes back the joker of "
+                     "combination 2 that stands for it, shown JK=5S)")
     return (f"answers: a draw is {draws}; a play is {', or '.join(plays)}; 'hint' asks the "
             "built-in advice, 'quit' (or Ctrl-D) stops")
 
@@ -92,8 +99,8 @@ class HumanSeat:
 
     def begin(self, info: GameInfo) -> str | None:
         self.seat = info.seat
-        self.out.print(f"you are seat {info.seat} of {info.players} at {info.variant}; "
-                       "type 'help' for how to answer")
+        self.out.print(f"you are seat {info.seat} of {info.players} at {info.variant}"
+                       f"{_partner(info)}; type 'help' for how to answer")
         return None
 
     def ready(self) -> str | None:
@@ -167,7 +174,7 @@ class HumanSeat:
 
     def _prompt(self, view: View, limit_ms: int) -> str:
         legal = ", ".join(view.legal_draws) if view.decision == "draw" else \
-            "discard CARD" + "".join(f", {p}" for p in sorted(view.plays))
+            "discard CARD" + "".join(f", {TYPED.get(p, p)}" for p in sorted(view.plays))
         clock = f", {limit_ms / 1000:.0f} s" if self.clocked else ""
         try:
             return self.read(f"{view.decision} ({legal}{clock})> ").strip()
@@ -185,6 +192,8 @@ class HumanSeat:
 
     def _refusal(self, view: View, text: str) -> str | None:
         """Why ``text`` is not an answer now (the rule it breaks), or None."""
+        if len(text) > LONGEST:  # echoed whole, a pasted page filled the screen
+            return f"an answer of {len(text):,} characters: expected a move of a few words"
         not_a_draw = f"{text!r} is not a draw: expected {' or '.join(view.legal_draws)}"
         try:
             action = parse_action(text)
@@ -193,6 +202,16 @@ class HumanSeat:
         if view.decision == "draw" and not isinstance(action, Draw):
             return not_a_draw
         return self.check(action)
+
+
+def _partner(info: GameInfo) -> str:
+    """Who plays with the person in a team game (R51-1), and that totals are the team's."""
+    labels = find_variant(info.variant).team_labels(info.options)
+    if labels is None:
+        return ""
+    partners = [i for i, t in enumerate(labels) if t == labels[info.seat] and i != info.seat]
+    return (f", in a team with seat {', '.join(map(str, partners))} (R51-1: a team's seats "
+            "share its total)")
 
 
 def hint(view: View) -> str:

@@ -43,8 +43,14 @@ def hand(cs: Sequence[Card]) -> str:
 
 
 def melds(table: Sequence[TableMeld]) -> str:
-    """The combinations on the table, by owner, numbered as lay-offs name them."""
-    return "; ".join(f"{i}: {cards(m.cards)} (seat {m.owner})" for i, m in enumerate(table))
+    """The combinations on the table, by owner, numbered as lay-offs name them; a wild card
+    with the card it stands for (``JK=JD``), which a take-back must put down."""
+    return "; ".join(f"{i}: {_standing(m)} (seat {m.owner})" for i, m in enumerate(table))
+
+
+def _standing(meld: TableMeld) -> str:
+    return " ".join(card(c) + (f"={f}" if f is not None and f != c else "")
+                    for c, f in zip(meld.cards, meld.stands_for, strict=True)) or "-"
 
 
 def table_line(t: Table, seat: int | None = None) -> str:

@@ -12,12 +12,17 @@ from types import SimpleNamespace
 
 import pexpect
 import pytest
+from rich.text import Text
 from typer.testing import CliRunner
 
-from arena.actions import Draw
+from arena.actions import Draw, Play, parse_action
+from arena.cards import Card
+from arena.cli import show
 from arena.cli.app import app
-from arena.cli.human import HumanSeat, hint
+from arena.cli.human import HumanSeat, help_text, hint
 from arena.cli.show import console
+from arena.engine.view import TableMeld
+from arena.seats.bot import GameInfo
 from arena.variants import find_variant
 
 PROMPT = r"(draw|play) \(([^)]*)\)> "
@@ -166,7 +171,7 @@ def test_a_hint_is_the_built_in_advice() -> None:
 
 @pytest.mark.parametrize(("variant", "named", "unnamed"), [
     ("indian13", ["'declare 8D'"], ["tournante", "meld 9H", "lay 3", "take 2", "'legal'"]),
-    ("rummy51", ["meld 9H", "lay 3 8H", "take 2 JK"], ["declare", "'legal'"]),
+    ("rummy51", ["meld 9H", "lay 3 8H", "take 2 5S"], ["declare", "'legal'", "take 2 JK"]),
 ])
 def test_help_names_the_answers_of_the_game_in_play(variant: str, named: list[str],
                                                     unnamed: list[str]) -> None:
@@ -188,3 +193,51 @@ def test_a_round_s_end_says_why_in_words() -> None:
     assert "round 1 ends (last_player: one seat is left, the others eliminated; an invalid " \
         "declaration eliminates its declarer, IND-20): penalties [80, 0]" in done.stdout, \
         done.stdout[-2000:]
+
+
+def test_r51_13_the_help_s_take_back_puts_down_the_card_the_joker_stands_for() -> None:
+    """R51-13: a take-back names the card put down in the joker's place; the help taught
+    'take 2 JK', which is always refused (JK is not in the hand). The table shows what each
+    joker stands for, and the prompt names the plays as they are typed."""
+    game = find_variant("rummy51")(seed=4, options={"players": 2})
+    while game.decision != "play":
+        game.apply(game.safe_action())
+    view = game.view(game.to_act)
+    text = help_text(view)
+    example = text.split("'take ")[1].split("'")[0]
+    action = parse_action(f"take {example}")
+    assert isinstance(action, Play) and len(action.takebacks) == 1
+    assert not action.takebacks[0].card.is_joker
+    meld = TableMeld(owner=1, cards=(Card.parse("4S"), Card.parse("JK"), Card.parse("6S")),
+                     stands_for=(None, Card.parse("5S"), None))
+    assert Text.from_markup(show.melds([meld])).plain == "0: 4S JK=5S 6S (seat 1)"
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        raise EOFError
+
+    with pytest.raises(KeyboardInterrupt):
+        HumanSeat(console(), read=read).ask(view, 1000)
+    assert "lay N CARDS" in asked[0] and "lay_off" not in asked[0], asked
+
+
+def test_r51_1_the_person_is_told_their_partner() -> None:
+    """R51-1: in a team game the person is told which seat is their partner, and that a
+    team's seats share its total; alone, nothing of teams is said."""
+    out = console()
+    with out.capture() as captured:
+        seat = HumanSeat(out, read=lambda prompt: "")
+        seat.begin(GameInfo(seat=1, players=4, variant="rummy51", options={"teams": True},
+                            seed=1))
+        seat.begin(GameInfo(seat=1, players=3, variant="rummy51", options={}, seed=1))
+    first, second = captured.get().splitlines()
+    assert "in a team with seat 3" in first and "share its total" in first
+    assert "team" not in second
+
+
+def test_a_pasted_page_is_refused_without_echoing_it() -> None:
+    """A 2,000,000-character line was echoed whole in its refusal."""
+    game = find_variant("indian13")(seed=1, options={"players": 2})
+    why = HumanSeat(console())._refusal(game.view(game.to_act), "x" * 2_000_000)
+    assert why is not None and len(why) < 200 and "2,000,000 characters" in why
