@@ -47,12 +47,31 @@ def write_report(where: Path, out: Path | None = None) -> Written:
         raise BadInput(f"{games}: no games recorded yet")
     text, broken = report_html(games.parent, records)
     path = out if out is not None else games.parent / REPORT_FILE
+    _check_replaceable(path)
     data = text.encode("utf-8")
     try:
         path.write_bytes(data)
     except OSError as exc:
         raise BadInput(f"{path}: cannot write the report ({exc.strerror or exc})") from exc
     return Written(path, len(data), len(records), broken)
+
+
+REPORT_MARK = " · Rummy Arena report</title>".encode()  # in every report's head
+
+
+def _check_replaceable(path: Path) -> None:
+    """BadInput unless ``path`` is new or an earlier report: ``-o games.jsonl`` overwrote
+    the tournament's games with the page, and any other file of the user's would go too."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # a folder, or unreadable: writing it says what is wrong
+    if not (head.startswith(b"<!DOCTYPE html>") and REPORT_MARK in head):
+        raise BadInput(f"{path}: exists and is not a report of the arena: expected a new "
+                       f"file or an earlier report (remove it to write there)")
 
 
 def report_html(folder: Path, records: Sequence[GameRecord]) -> tuple[str, int]:

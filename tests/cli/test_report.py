@@ -323,6 +323,26 @@ def test_an_output_that_cannot_be_written_is_one_line_of_error(folder: Path,
     assert done.stderr.startswith("arena: error: ") and "cannot write the report" in done.stderr
 
 
+def test_a_file_that_is_no_report_is_not_overwritten(folder: Path, tmp_path: Path) -> None:
+    """-o games.jsonl wrote the page over the tournament's games (exit 0); config.yaml and
+    any file of the user's went the same way. An earlier report is replaced."""
+    games = folder / "games.jsonl"
+    before = games.read_bytes()
+    mine = tmp_path / "notes.txt"
+    mine.write_text("mine", "utf-8")
+    for target in (games, folder / "config.yaml", mine):
+        kept = target.read_bytes()
+        done = runner.invoke(app, ["report", str(folder), "-o", str(target)])
+        assert done.exit_code == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+        assert f"{target}: exists and is not a report of the arena" in done.stderr
+        assert target.read_bytes() == kept
+    assert games.read_bytes() == before
+    again = tmp_path / "r.html"
+    for _ in range(2):  # new, then an earlier report of its own
+        assert runner.invoke(app, ["report", str(folder), "-o", str(again)]).exit_code == 0
+    assert again.read_text("utf-8").startswith("<!DOCTYPE html>")
+
+
 def test_matplotlib_is_imported_only_by_the_report() -> None:
     code = "import sys, arena.cli.app; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
