@@ -18,7 +18,7 @@ import shutil
 import socket
 import sys
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
@@ -126,8 +126,10 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
                        "to start over, or change the name")
     games = folder / "games.jsonl"
     # a damaged line refuses the run before a write
-    done = {r.id for r in read_games(games, actions=False)}
+    held = read_games(games, actions=False)
+    done = {r.id for r in held}
     _refuse_unscheduled(games, done, schedule_for(config))
+    refuse_unlike(games, held, schedule_for(config), config)
     try:
         store_identity(config, stored)
         drop_torn_tail(games)
@@ -185,6 +187,42 @@ def _refuse_unscheduled(games: Path, done: set[str], schedule: Schedule) -> None
     raise BadInput(f"{games}:{number}: game {shown(game)} is not one of this tournament's "
                    f"games ({span}); expected only the games its config schedules: move the "
                    "line or the file aside, or run with --fresh to start over")
+
+
+def refuse_unlike(games: Path, held: Sequence[GameRecord], schedule: Iterable[Pairing],
+                  config: Config) -> None:
+    """BadInput for a game of a scheduled id that this config would not have played as
+    recorded (its bots, seed, set, variant or options differ: copied from another
+    tournament, or edited), which the leaderboard would count as this one's."""
+    pairings = {p.id: p for p in schedule}
+    version, options = config.game.version, dict(config.options)
+    for record in held:
+        differs = _unlike(record, pairings[record.id], version, options)
+        if differs is not None:
+            number, _ = _first_line_of(games, {record.id})
+            raise BadInput(f"{games}:{number}: game {shown(record.id)} is not as this "
+                           f"tournament plays it ({differs}); expected only the games its "
+                           "config schedules: move the line or the file aside, or run with "
+                           "--fresh to start over")
+
+
+def _unlike(record: GameRecord, pairing: Pairing, version: str,
+            options: dict[str, Any]) -> str | None:
+    """What of a record differs from the game its pairing plays, or None."""
+    bots = tuple(s.bot for s in record.seats)
+    if bots != pairing.seats:
+        return f"its bots: {shown(bots)}, the config's {shown(pairing.seats)}"
+    if record.seed != pairing.seed:
+        return "its seed: another"
+    if record.dup_set != pairing.dup_set:
+        return f"its duplicate set: {shown(record.dup_set)}, the config's {shown(pairing.dup_set)}"
+    if record.variant != version:
+        return f"its variant: {shown(record.variant)}, the config's {shown(version)}"
+    for key in {**options, **record.options}:
+        if record.options.get(key) != options.get(key):
+            return (f"its option {key}: {shown(record.options.get(key))}, the config's "
+                    f"{shown(options.get(key))}")
+    return None
 
 
 def _first_line_of(games: Path, ids: set[str]) -> tuple[int, str]:

@@ -33,6 +33,7 @@ from arena.tournament.runner import (
     check_config_bots,
     open_records,
     play_pairings,
+    refuse_unlike,
     settle_seed,
     store_identity,
     stored_identity,
@@ -162,11 +163,13 @@ def _earlier(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool,
     assert config.seed is not None  # settled
     expected = sprt_pairings(key["candidate"], key["baseline"], players=seats,
                              seed=config.seed, sets=range(-(-len(records) // seats)),
-                             filler=key["filler"])
+                             filler=key["filler"],
+                             teams=config.game.team_labels(config.options))
     if [r.id for r in records] != [p.id for p in expected[:len(records)]]:
         raise BadInput(f"{games}: not the sets of this test in order (it starts "
                        f"{', '.join(r.id for r in records[:3])}); add --fresh to start the "
                        "test over")
+    refuse_unlike(games, records, expected[:len(records)], config)
     whole = len(records) - len(records) % seats
     if whole < len(records):  # a set cut short (killed between its lines): played again
         try:

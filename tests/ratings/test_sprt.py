@@ -515,6 +515,22 @@ def test_cli_refuses_games_of_a_test_whose_settings_were_not_kept(tmp_path: Path
                             "a new test in their place, or move them away first\n")
 
 
+def test_cli_refuses_a_kept_game_the_test_would_not_have_played(tmp_path: Path) -> None:
+    """A game of the right id but other bots (copied from another test, or edited) was
+    scored on resume as this test's."""
+    args = ["sprt", str(config(tmp_path)), "--candidate", "random", "--baseline", "random-2",
+            "--max-games", "4"]
+    assert runner.invoke(app, args).exit_code == 3
+    games = tmp_path / "out" / "duel-sprt" / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    games.write_text(lines[0].replace('"bot":"random-2"', '"bot":"greedy"') + "".join(lines[1:]),
+                     "utf-8")
+    again = runner.invoke(app, [*args[:-1], "8"])
+    assert again.exit_code == 2, again.output
+    assert again.stderr.startswith(f"arena: error: {games}:1: game 's000000-g0' is not as this "
+                                   "tournament plays it (its bots: "), again.stderr
+
+
 def test_cli_logs_the_faults_details_in_the_tests_folder(tmp_path: Path) -> None:
     """An SPRT kept its games but no arena.log: a faulty bot's faults were counted, and
     what they were was lost."""

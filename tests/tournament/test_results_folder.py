@@ -12,6 +12,7 @@ import logging
 import os
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -152,6 +153,34 @@ def test_a_resumed_run_refuses_games_its_schedule_does_not_hold(tmp_path: Path) 
     assert games.read_text("utf-8") == "".join([*lines, foreign])  # nothing written
     assert run(str(config), "--fresh")[0] == 0
     assert len(read_games(games)) == 2
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (lambda r: r["seats"][0].update(bot="mallory"),
+     "its bots: ('mallory', 'greedy'), the config's ('random', 'greedy')"),
+    (lambda r: r["options"].update(draw_cap=5), "its option draw_cap: 5, the config's 20"),
+    (lambda r: r.update(seed=r["seed"] + 1), "its seed: another"),
+    (lambda r: r.update(dup_set="x"), "its duplicate set: 'x', the config's 't0000-d000'"),
+])
+def test_a_resumed_run_refuses_a_game_its_config_would_not_have_played(
+        tmp_path: Path, change: Any, expected: str) -> None:
+    """A record of a scheduled id but another tournament's bots, options or seed (copied,
+    or edited) was counted on resume as this tournament's game."""
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    games = tmp_path / "results" / "t" / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    raw = json.loads(lines[1])
+    change(raw)
+    edited = [lines[0], json.dumps(raw) + "\n"]
+    games.write_text("".join(edited), "utf-8")
+    code, err = run(str(config))
+    assert code == 2
+    assert err.splitlines() == [
+        f"arena: error: {games}:2: game {raw['id']!r} is not as this tournament plays it "
+        f"({expected}); expected only the games its config schedules: move the line or the "
+        "file aside, or run with --fresh to start over"]
+    assert games.read_text("utf-8") == "".join(edited)  # nothing written
 
 
 @pytest.mark.parametrize(("change", "expected"), [
