@@ -213,7 +213,7 @@ def _check_record(raw: Any) -> None:
 def _check_seat(seat: Any) -> None:
     """A seat's fields, its faults counted by kinds of the closed set (docs/records.md)."""
     _fields(seat, _SEAT_FIELDS, "seats[]")
-    _integers(list(seat["faults"].values()), "faults")
+    _integers(list(seat["faults"].values()), "faults", lowest=-MAX_POINTS)  # said below
     if not seat["bot"].isprintable():
         raise ValueError(f"seat {shown(seat['bot'])}: expected a printable bot name")
     if not isinstance(seat.get("forfeit", False), bool) or seat["decisions"] < 0:
@@ -258,11 +258,14 @@ def _fields(raw: Any, fields: Mapping[str, type], what: str) -> None:
             raise ValueError(f"{name}: expected {kind.__name__}, got {shown(value)}")
 
 
-def _integers(values: Any, name: str, count: int | None = None) -> None:
-    """A list of integers of moderate size (``count`` of them, when given: one a seat)."""
+def _integers(values: Any, name: str, count: int | None = None, *,
+              lowest: int = 0) -> None:
+    """A list of integers from ``lowest``, of moderate size (``count`` of them, when given:
+    one a seat): points and ranks are never negative."""
     if type(values) is not list or not all(
-            type(v) is int and -MAX_POINTS <= v <= MAX_POINTS for v in values):
-        raise ValueError(f"{name}: expected a list of integers, got {shown(values)}")
+            type(v) is int and lowest <= v <= MAX_POINTS for v in values):
+        raise ValueError(f"{name}: expected a list of integers from {lowest:,} to "
+                         f"{MAX_POINTS:,}, got {shown(values)}")
     if count is not None and len(values) != count:
         raise ValueError(f"{name}: expected one a seat ({count}), got {len(values)}")
 

@@ -4,9 +4,9 @@
                             [--file]
 
 Synthesises ``--n`` game records (duplicate sets of ``--seats`` rotations at random tables of
-``--bots`` bots of known Elo; totals are -Elo plus Gumbel noise, rounded), then times each
-part of the leaderboard: the Bradley-Terry fit with its bootstrap (``rate``), openskill, the
-whole of ``standings`` and ``render``. With ``--file`` it also times what ``arena
+``--bots`` bots of known Elo; totals are 2000 - Elo plus Gumbel noise, rounded, at least 0),
+then times each part of the leaderboard: the Bradley-Terry fit with its bootstrap (``rate``),
+openskill, the whole of ``standings`` and ``render``. With ``--file`` it also times what ``arena
 leaderboard`` adds: reading the records back from a ``games.jsonl``. Target: standings +
 render of 100,000 games in under 5 s.
 """
@@ -48,7 +48,7 @@ def synthesise(n: int, *, bots: int, seats: int, seed: int,
             if len(records) == n:
                 break
             order = table[g:] + table[:g]
-            totals = tuple(int(x) for x in np.rint(-elo[order] + noise[g] + 400))
+            totals = tuple(max(0, int(x)) for x in np.rint(2000 - elo[order] + noise[g]))
             ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
             records.append(GameRecord(
                 schema=1, id=f"t{s:06d}-g{g:03d}", variant="indian13/v1",

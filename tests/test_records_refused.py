@@ -120,6 +120,11 @@ def _forfeit_ranked_first(raw: Raw) -> None:
      r"games.jsonl:2: .*seat 'evil\\x1b\]0;title\\x07': expected a printable bot name"),
     (lambda r: r.update(id="g\u202e1"), 0,
      r"games.jsonl:1: .*id: expected printable text, got 'g\\u202e1'"),
+    (lambda r: r.update(totals=[-1000, 80], ranks=[1, 2]), 0,  # no penalty is below 0
+     r"games.jsonl:1: .*totals: expected a list of integers from 0 to 1,000,000,000, got "
+     r"\[-1000, 80\]"),
+    (lambda r: r["rounds"][0].update(penalties=[0, -5]), 1,
+     r"games.jsonl:2: .*penalties: expected a list of integers from 0"),
 ])
 @pytest.mark.parametrize("actions", [True, False])
 def test_a_record_against_the_format_is_refused(tmp_path: Path, lines: list[str],

@@ -48,7 +48,8 @@ class Fault(StrEnum):
 
 
 MAX_POINTS = 10**9  # far past any game's points: a leaderboard still sums them as floats
-Points = Annotated[int, msgspec.Meta(ge=-MAX_POINTS, le=MAX_POINTS)]  # as records may hold
+Points = Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)]  # as records may hold: a penalty is
+# never below 0 in any variant, and a negative total edited in led the leaderboard
 
 
 class RoundResult(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -43,6 +43,7 @@ from arena.tournament.results import stored_anchor
 
 runner = CliRunner()
 EULER_GAMMA = 0.5772156649015329
+PAR = 2000  # added to every simulated total: penalties are never below 0 (records refuse it)
 
 
 def record(bots: Sequence[str], totals: Sequence[int], *, gid: str = "g",
@@ -58,7 +59,7 @@ def record(bots: Sequence[str], totals: Sequence[int], *, gid: str = "g",
 def plackett_luce_league(rng: np.random.Generator, elo: Sequence[float] | np.ndarray, *,
                          sets: int, seats: int = 4, duplicate: bool = True
                          ) -> list[GameRecord]:
-    """Duplicate sets at random tables; a seat's total is -Elo plus Gumbel noise of scale
+    """Duplicate sets at random tables; a seat's total is PAR - Elo plus Gumbel noise of scale
     400 / ln 10, so finishing orders follow Plackett-Luce and every pair Bradley-Terry with
     these Elo (lower total wins; rounding to whole points makes rare ties)."""
     true = np.asarray(elo, dtype=float)
@@ -68,8 +69,8 @@ def plackett_luce_league(rng: np.random.Generator, elo: Sequence[float] | np.nda
         table = [int(x) for x in rng.choice(len(true), size=seats, replace=False)]
         for g in range(seats):
             order = table[g:] + table[:g]
-            totals = -true[order] + ELO_SCALE * rng.gumbel(size=seats)
-            out.append(record([names[i] for i in order], [round(x) for x in totals],
+            totals = PAR - true[order] + ELO_SCALE * rng.gumbel(size=seats)
+            out.append(record([names[i] for i in order], [max(0, round(x)) for x in totals],
                               gid=f"t{s:05d}-g{g}", dup_set=f"t{s:05d}" if duplicate else ""))
     return out
 
@@ -243,7 +244,7 @@ def test_bootstrap_intervals_cover_the_truth_about_95_percent() -> None:
     true = np.array([-250.0, -150, -50, 0, 100, 350])
     rng = np.random.default_rng(11)
     centred = true - true.mean() + ELO_MEAN
-    points = -true + ELO_SCALE * EULER_GAMMA  # the mean of -Elo + Gumbel noise
+    points = PAR - true + ELO_SCALE * EULER_GAMMA  # the mean of -Elo + Gumbel noise
     others = (true.sum() - true) / 5  # a 4-seat table holds a bot and 3 of the 5 others
     vs_field = -(true - (true + 3 * others) / 4)
     hits: dict[str, list[bool]] = {"elo": [], "points": [], "vs field": []}
