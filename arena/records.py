@@ -434,6 +434,9 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
                                 "(a write cut short): that game is not counted, and a "
                                 "resumed run plays it again", path, number)
                     break
+                if not line.strip():  # said plainly: json's own "line 2 column 1" misled
+                    raise BadInput(f"{path}:{number}: an empty line: expected one game "
+                                   "record a line (remove it)")
                 record = _record(path, number, line, actions, shared)
                 if record.variant != variant:  # the first record, or one of another variant
                     variant = _variant(path, number, record.variant, variant)

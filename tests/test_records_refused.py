@@ -188,3 +188,14 @@ def test_the_anchor_the_arena_stored_is_used(tmp_path: Path, lines: list[str]) -
     result = runner.invoke(app, ["leaderboard", str(folder)])
     assert result.exit_code == 0, result.stderr
     assert re.search(r"random\s+1000\b", result.stdout), result.stdout
+
+
+def test_an_empty_line_is_named_plainly(tmp_path: Path, lines: list[str]) -> None:
+    """A stray newline was "line 3: not a game record (JSONDecodeError: Expecting value:
+    line 2 column 1)": two line numbers that disagree."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    (folder / "games.jsonl").write_text(lines[0] + "\n" + "\n" + lines[1] + "\n", "utf-8")
+    err = refused("leaderboard", str(folder))
+    assert err == (f"arena: error: {folder / 'games.jsonl'}:2: an empty line: expected one "
+                   "game record a line (remove it)\n")

@@ -4,11 +4,12 @@ line."""
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperArgument, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from arena.cli import calculators, games, replay, report, scaffold, tournaments
 from arena.cli.common import INTERRUPTED, stop_as_on_ctrl_c, stop_reason
@@ -33,6 +34,20 @@ class _OneLineErrors(TyperGroup):
             typer.echo("arena: interrupted", err=True)
             sys.exit(INTERRUPTED)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+class _OptionsOnce(TyperCommand):
+    """An option that takes one value, given twice, is refused: the last one silently won
+    (``--wild 7C --wild 3C`` rated the hand with 3C), as --anchor given twice is."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        given = Counter(p for p in order if isinstance(p, TyperOption) and not p.multiple
+                        and not p.is_flag and not p.count)
+        for option, times in given.items():
+            if times > 1:
+                ctx.fail(f"{option.opts[-1]} given {times} times: expected it once")
+        return super().parse_args(ctx, args)
 
 
 def _named_in_words(self: TyperArgument, ctx: Any) -> str | None:
@@ -67,18 +82,18 @@ def _root(
 ) -> None:
     """Rummy Arena: play rummy bots against each other and rate them."""
 
-app.command()(games.play)
-app.command()(replay.replay)
-app.command()(calculators.hand)
-app.command()(calculators.meld)
-app.command("open")(calculators.opening)
-app.command()(tournaments.run)
-app.command()(tournaments.validate)
-app.command()(tournaments.leaderboard)
-app.command()(tournaments.sprt)
-app.command()(calculators.variants)
-app.command("new-bot")(scaffold.new_bot)
-app.command()(report.report)
+app.command(cls=_OptionsOnce)(games.play)
+app.command(cls=_OptionsOnce)(replay.replay)
+app.command(cls=_OptionsOnce)(calculators.hand)
+app.command(cls=_OptionsOnce)(calculators.meld)
+app.command("open", cls=_OptionsOnce)(calculators.opening)
+app.command(cls=_OptionsOnce)(tournaments.run)
+app.command(cls=_OptionsOnce)(tournaments.validate)
+app.command(cls=_OptionsOnce)(tournaments.leaderboard)
+app.command(cls=_OptionsOnce)(tournaments.sprt)
+app.command(cls=_OptionsOnce)(calculators.variants)
+app.command("new-bot", cls=_OptionsOnce)(scaffold.new_bot)
+app.command(cls=_OptionsOnce)(report.report)
 
 
 def main() -> None:

@@ -232,3 +232,25 @@ def test_a_suit_pasted_with_the_emoji_selector_is_the_suit() -> None:
     done = runner.invoke(app, ["meld", "indian13", "5♠\ufe0f", "6♠\ufe0f", "7S",
                                "--wild", "2C"])
     assert done.exit_code == 0 and done.stdout == "valid: pure_sequence\n", done.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["hand", "indian13", "3S", "--wild", "7C", "--wild", "3C"],
+    ["hand", "three_thirteen", "3S", "4S", "5S", "--round", "1", "--round", "5"],
+    ["meld", "indian13", "3S", "4S", "5S", "--wild", "7C", "--wild=3C"],
+    ["play", "indian13", "greedy", "random", "--seed", "1", "--seed", "2"],
+    ["leaderboard", ".", "--format", "csv", "--format", "json"],
+    ["replay", ".", "g", "--seat", "0", "--seat", "1"],
+    ["sprt", "c.yaml", "--elo1", "10", "--elo1", "50"],
+])
+def test_a_one_value_option_given_twice_is_refused(args: list[str]) -> None:
+    """The last of two values silently won (--wild 7C --wild 3C rated with 3C); options
+    that may repeat (-o key=value, --table) still do."""
+    flag = next(a for a in args if a.startswith("--")).partition("=")[0]
+    assert refused(*args) == f"{flag} given 2 times: expected it once"
+
+
+def test_repeatable_options_and_flags_still_repeat() -> None:
+    done = runner.invoke(app, ["hand", "indian13", "3S", "4S", "5S", "--wild", "7C", "-o",
+                               "players=2", "-o", "wild_suits=all", "--json", "--json"])
+    assert done.exit_code == 0, done.output
