@@ -65,10 +65,11 @@ def play(
     """Play one game between bots (or you: name a seat human) and print the result."""
     if isolation not in ("inprocess", "process"):
         raise BadInput(f"--isolation {isolation!r}: expected inprocess or process")
+    named, commands = bots or [], command or []
+    _check_flags_apply(named, commands, isolation=isolation, logs=logs, clock=clock)
     _make_logs_folder(logs)
     game_cls = find_variant(variant)
     options = parse_option_args(option)
-    named, commands = bots or [], command or []
     if not named and not commands:
         raise BadInput("no bots: name one per seat (random, greedy, file.py, ...) or give "
                        "--command")
@@ -96,6 +97,18 @@ def play(
         for line in turn_log(record, faults):
             typer.echo(line)
     typer.echo(result_table(record))
+
+
+def _check_flags_apply(named: list[str], commands: list[str], *, isolation: str,
+                       logs: Path | None, clock: bool) -> None:
+    """BadInput for a flag this game has nothing for: it was taken without a word, and
+    --logs even made an empty folder."""
+    if logs is not None and isolation == "inprocess" and not commands:
+        raise BadInput(f"--logs {logs}: a bot in the arena's process has no stderr log of "
+                       "its own; expected --isolation process (or --command bots)")
+    if clock and not any(b.strip() == HUMAN for b in named):
+        raise BadInput("--clock holds the human seat to the clocks; expected a seat named "
+                       f"{HUMAN} (the bots always are)")
 
 
 def _make_logs_folder(logs: Path | None) -> None:

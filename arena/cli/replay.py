@@ -44,6 +44,9 @@ def replay(
 ) -> None:
     """Replay a finished game turn by turn: draws, plays, the table, penalties, faults.
     Given a results folder alone, list its games."""
+    if seed is None and option:
+        raise BadInput(f"-o {option[0]}: a recorded game's options are its record's; "
+                       "expected -o only with --seed")
     if seed is None and where is not None and len(where) == 1:
         _list_games(where[0])
         return

@@ -254,3 +254,23 @@ def test_repeatable_options_and_flags_still_repeat() -> None:
     done = runner.invoke(app, ["hand", "indian13", "3S", "4S", "5S", "--wild", "7C", "-o",
                                "players=2", "-o", "wild_suits=all", "--json", "--json"])
     assert done.exit_code == 0, done.output
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["play", "indian13", "greedy", "random", "--logs", "lg"],
+     "--logs lg: a bot in the arena's process has no stderr log of its own; expected "
+     "--isolation process (or --command bots)"),
+    (["play", "indian13", "greedy", "random", "--clock"],
+     "--clock holds the human seat to the clocks; expected a seat named human (the bots "
+     "always are)"),
+    (["replay", "results/x", "t0000-g000", "-o", "players=3"],
+     "-o players=3: a recorded game's options are its record's; expected -o only with "
+     "--seed"),
+])
+def test_a_flag_with_nothing_to_act_on_is_refused(tmp_path: Path, args: list[str],
+                                                  expected: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """These were taken without a word (--logs made an empty folder)."""
+    monkeypatch.chdir(tmp_path)
+    assert refused(*args) == expected
+    assert not (tmp_path / "lg").exists()
