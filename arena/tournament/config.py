@@ -49,7 +49,8 @@ TOP_KEYS = ("name", "variant", "options", "bots", "format", "time", "faults", "i
 FORMAT_KEYS = ("type", "candidate", "games", "duplicate")
 HOUR_MS = 3_600_000
 MAX_GAMES = 1_000_000  # in one tournament: its list of pairings still fits in memory
-CLUSTER_ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://[^\s/]{1,253}:[0-9]{1,5}")
+CLUSTER_ADDRESS = re.compile(  # a host name, an IPv4 or a bracketed IPv6 address, a port
+    r"(?:tcp|tls|ws|wss|ucx)://(?:[A-Za-z0-9._-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]):([0-9]{1,5})")
 LOCAL = "local"  # the cluster "address" of the local pool: overrides a config's cluster
 
 
@@ -264,21 +265,16 @@ def _paths_as_text(value: Any) -> Any:
     return value
 
 
-
-
-
-
-
-
 def cluster_address(text: Any) -> str | None:
     """A Dask scheduler's address as given, None for ``local``; BadInput says what was
     expected (its caller names where the text came from)."""
     if text == LOCAL:
         return None
-    if not isinstance(text, str) or not CLUSTER_ADDRESS.fullmatch(text):
+    found = CLUSTER_ADDRESS.fullmatch(text) if isinstance(text, str) else None
+    if found is None or not 0 < int(found[1]) < 65536:  # '[::1' had passed, to fail in Dask
         raise BadInput(f"expected a Dask scheduler address such as tcp://10.0.0.5:8786, or "
                        f"{LOCAL}, got {shown(text)}")
-    return text
+    return found[0]
 
 
 def _cluster(raw: Mapping[str, Any], where: _Where, over: Mapping[str, Any]) -> str | None:

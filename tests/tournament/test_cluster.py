@@ -563,6 +563,8 @@ def test_a_cluster_nobody_answers_is_one_line_with_exit_2(tmp_path: Path, scheme
 @pytest.mark.parametrize(("args", "env", "named"), [
     (["--cluster", "8786"], "", "--cluster: "),
     ([], "http://host:80/x", "$ARENA_CLUSTER: "),
+    (["--cluster", "tcp://[::1"], "", "--cluster: "),  # no port, an unclosed bracket
+    (["--cluster", "tcp://head:99999"], "", "--cluster: "),
 ])
 def test_a_bad_address_is_one_line_with_exit_2(tmp_path: Path, args: list[str], env: str,
                                                named: str) -> None:
