@@ -448,14 +448,25 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     except OSError as exc:
         raise BadInput(f"{path}: cannot read it ({exc.strerror})") from exc
     if others:  # two runs' files joined: their ids clash, their games differ
-        log.warning("arena: warning: %s: %d records reuse the id of a different game (another "
-                    "seed or seats; %d repeats in all): only the first record of each id is "
-                    "counted; keep each run's games.jsonl in a folder of its own",
-                    path, others, dropped)
+        _warn_once(f"arena: warning: {path}: {others} records reuse the id of a different "
+                   f"game (another seed or seats; {dropped} repeats in all): only the first "
+                   "record of each id is counted; keep each run's games.jsonl in a folder "
+                   "of its own")
     elif dropped:
-        log.warning("arena: warning: %s: %d records repeat a game id seen before; "
-                    "each game is counted once", path, dropped)
+        _warn_once(f"arena: warning: {path}: {dropped} records repeat a game id seen before; "
+                   "each game is counted once")
     return list(records.values())
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(text: str) -> None:
+    """A warning about a file's records, once a process: a run reads its file to resume and
+    again for its leaderboard, and said the same thing twice."""
+    if text not in _WARNED:
+        _WARNED.add(text)
+        log.warning("%s", text)
 
 
 def _variant(path: Path, number: int, variant: str, before: str) -> str:

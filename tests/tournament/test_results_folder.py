@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,19 @@ def test_repeated_game_ids_are_counted_once(tmp_path: Path,
         records = read_games(str(games))  # a path given as text works too
     assert [r.id for r in records] == [json.loads(line)["id"] for line in lines]
     assert "1 records repeat a game id" in caplog.text
+
+
+def test_a_run_warns_of_repeated_ids_once(tmp_path: Path) -> None:
+    """A run reads its file to resume and again for its leaderboard: it said it twice."""
+    config = config_file(tmp_path)
+    assert run(str(config))[0] == 0
+    games = tmp_path / "results" / "t" / "games.jsonl"
+    lines = games.read_text("utf-8").splitlines(keepends=True)
+    games.write_text("".join(lines + lines[:1]), "utf-8")
+    done = subprocess.run([str(Path(sys.executable).with_name("arena")), "run", str(config)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("1 records repeat a game id seen before") == 1, done.stderr
 
 
 def test_ids_of_another_run_s_games_are_named_as_such(tmp_path: Path,
