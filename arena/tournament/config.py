@@ -52,6 +52,7 @@ MAX_GAMES = 1_000_000  # in one tournament: its list of pairings still fits in m
 CLUSTER_ADDRESS = re.compile(  # a host name, an IPv4 or a bracketed IPv6 address, a port
     r"(?:tcp|tls|ws|wss|ucx)://(?:[A-Za-z0-9._-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]):([0-9]{1,5})")
 LOCAL = "local"  # the cluster "address" of the local pool: overrides a config's cluster
+SPRT_SUFFIX = "-sprt"  # arena sprt of tournament X plays into <output>/X-sprt
 
 
 
@@ -194,11 +195,16 @@ def name_problem(name: Any) -> str | None:
     if not isinstance(name, str):
         return f"expected text (letters, digits, '-', '_' or '.'), {not_text(name)}"
     if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or set(name) == {"."}:
-        return "expected letters, digits, '-', '_' or '.' (not only dots)"
+        return (f"expected letters, digits, '-', '_' or '.' (one folder's name, not only "
+                f"dots), got {shown(name)}")
     if len(name) > MAX_NAME:
         return f"expected at most {MAX_NAME} characters, got {len(name)}"
     if utf8_bytes(name) > MAX_NAME_BYTES:
         return f"expected at most {MAX_NAME_BYTES} bytes in UTF-8, got {utf8_bytes(name)}"
+    if name.endswith(SPRT_SUFFIX):  # the folder of tournament X's SPRT: its --fresh deleted it
+        return (f"expected a name that does not end in {SPRT_SUFFIX!r} (`arena sprt` of "
+                f"tournament {name.removesuffix(SPRT_SUFFIX)!r} keeps its games in that "
+                f"folder), got {shown(name)}")
     return None
 
 

@@ -24,7 +24,7 @@ from arena.ratings.sprt import (
     set_result,
 )
 from arena.records import GameRecord, drop_torn_tail, read_games
-from arena.tournament.config import Config
+from arena.tournament.config import SPRT_SUFFIX, Config
 from arena.tournament.logs import start_logging, stop_logging
 from arena.tournament.runner import (
     CONFIG_FILE,
@@ -108,7 +108,7 @@ def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
 
 def sprt_folder(config: Config) -> Path:
     """Where a config's SPRT keeps its games."""
-    return config.output / f"{config.name}-sprt"
+    return config.output / f"{config.name}{SPRT_SUFFIX}"
 
 
 def _settled(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool) -> Config:
