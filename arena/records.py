@@ -493,8 +493,10 @@ def _record(path: Path, number: int, line: str, actions: bool = True,
     try:
         return GameRecord.from_json(line, actions=actions, shared=shared)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        cut = "" if line.rstrip().endswith("}") else \
+            "; the line does not end as a record does: cut short, or two joined?"
         raise BadInput(f"{path}:{number}: not a game record of schema {_SCHEMA_WORDS} "
-                       f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+                       f"({type(exc).__name__}: {str(exc)[:200]}){cut}") from exc
 
 
 def drop_torn_tail(path: Path) -> None:

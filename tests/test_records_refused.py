@@ -199,3 +199,15 @@ def test_an_empty_line_is_named_plainly(tmp_path: Path, lines: list[str]) -> Non
     err = refused("leaderboard", str(folder))
     assert err == (f"arena: error: {folder / 'games.jsonl'}:2: an empty line: expected one "
                    "game record a line (remove it)\n")
+
+
+def test_a_line_cut_inside_the_file_says_so(tmp_path: Path, lines: list[str]) -> None:
+    """A record cut short but followed by a newline (and more records) gave only json's
+    "Invalid control character at: line 1 column 920"."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    (folder / "games.jsonl").write_text(lines[0][:300] + "\n" + lines[1] + "\n", "utf-8")
+    err = refused("leaderboard", str(folder))
+    assert err.startswith(f"arena: error: {folder / 'games.jsonl'}:1: not a game record")
+    assert err.rstrip().endswith("the line does not end as a record does: cut short, or two "
+                                 "joined?")

@@ -216,6 +216,9 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
     if earlier:
         report(f"resumed: {len(earlier)} games ({scores.n} sets) of this test played before")
         report(_progress(scores, test, k))
+        if max_games is not None and scores.n * k >= max_games and not result:
+            print(f"arena: warning: --max-games {max_games}: the {scores.n * k} games played "
+                  "before reach it already: no game is played now", file=sys.stderr)
     path = folder / "games.jsonl"
     then = ("the games played are kept there; make room and run the command again (without "
             "--fresh) to resume the test")

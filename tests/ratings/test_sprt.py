@@ -471,6 +471,10 @@ def test_cli_resumes_a_stopped_test_and_refuses_one_with_other_settings(
     more = runner.invoke(app, [*args, "--max-games", "8"])
     assert more.exit_code == 3, more.output
     assert "resumed: 4 games (2 sets) of this test played before" in more.stdout.splitlines()
+    less = runner.invoke(app, [*args, "--max-games", "2"])  # the cap is passed already
+    assert less.exit_code == 3, less.output
+    assert "arena: warning: --max-games 2: the 8 games played before reach it already: no " \
+        "game is played now" in less.stderr.splitlines(), less.stderr
     whole = tmp_path / "whole"
     whole.mkdir()
     once = runner.invoke(app, ["sprt", str(config(whole)), "--candidate", "random",
