@@ -127,10 +127,11 @@ class ThreeThirteen(Game):
     @classmethod
     def hand_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
                     options: Mapping[str, Any]) -> HandReport:
-        """TT-10 and TT-12 for any cards; the wild rank comes from ``round`` or ``wild``."""
+        """TT-10 and TT-12 for any cards; the wild rank comes from ``round`` or ``wild``, and
+        names the round either way (TT-7): ``--wild 7C`` is round 5, whose hands hold 7."""
         rank = cls._calculator_rank(wild, round, options)
         best = arrangement(cards, wild_cards(rank), card_values(rank))
-        why = _going_out_refusal(best, len(cards), round)
+        why = _going_out_refusal(best, len(cards), rank - 2)
         return HandReport(variant=cls.version, cards=tuple(cards), wild=RANKS[rank - 1],
                           melds=best.melds, deadwood=best.deadwood, points=best.points,
                           valid_declaration=why is None, reason=why)

@@ -373,6 +373,8 @@ def test_meld_bad_input_is_one_line_and_exit_2(args: list[str], expected: str) -
      "TT-10: the best split leaves KS QH outside melds, 20 points"),
     (["hand", "three_thirteen", *words("2C 3C 4C 6D"), "--round", "1"],
      "TT-10: in round 1 a hand goes out with 3 cards, not 4"),
+    (["hand", "three_thirteen", "3S", "4S", "5S", "--wild", "7C"],  # TT-7: 7s wild: round 5
+     "TT-10: in round 5 a hand goes out with 7 cards, not 3"),
     (["hand", "rummy51", "AS", "2S", "3S"], "R51-14: a combination and a discard take 4"),
     (["hand", "rummy51", *words("JK 6H 7H KS KH KD 9C 9D 2S 4D")],
      "R51-14: the cards but one do not all fit"),
