@@ -20,6 +20,7 @@ from arena.records import GameRecord, games_file, read_games
 from arena.referee import play_game
 from arena.replay import Step, public_text, steps
 from arena.tournament.config import SEED
+from arena.tournament.results import sides
 from arena.variants import find_variant
 
 LISTED = 20  # game ids named when the one asked for is not in the folder (the first, by id)
@@ -56,8 +57,12 @@ def replay(
         raise BadInput(f"--seat {seat}: the game has seats 0 to {len(record.seats) - 1}")
     out = show.console()
     names = [s.bot for s in record.seats]
+    teams = find_variant(record.variant).team_labels(record.options)
+    partners = "" if teams is None else \
+        f" (teams: seats {sides([str(i) for i in range(len(names))], teams)})"
     out.print(f"game {show.plain(record.id)}: {record.variant}, seed {record.seed}, "
-              f"{', '.join(f'seat {i} {show.plain(n)}' for i, n in enumerate(names))}")
+              f"{', '.join(f'seat {i} {show.plain(n)}' for i, n in enumerate(names))}"
+              f"{partners}")
     try:
         for s in steps(record):
             lines = list(_step_lines(s, names, seat))

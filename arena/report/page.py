@@ -22,7 +22,7 @@ from arena.records import GameRecord, games_file, read_games
 from arena.report.plots import report_plots
 from arena.report.replays import game_replay
 from arena.report.summary import tournament
-from arena.tournament.results import stored_anchor, teams_of
+from arena.tournament.results import sides, stored_anchor, teams_of
 
 REPORT_FILE = "report.html"
 TEMPLATE = "report.html.j2"
@@ -86,7 +86,8 @@ def report_html(folder: Path, records: Sequence[GameRecord]) -> tuple[str, int]:
         t=tournament(folder, records), folder=str(folder),
         leaderboard=Markup(html_leaderboard(rated.rows, rated.footing, wide=True)),
         plots=[(p, Markup(p.svg)) for p in plots],
-        games=[(g["id"], g["bots"], "error" in g) for g in replays], broken=broken,
+        games=[(g["id"], sides(g["bots"], teams), "error" in g) for g in replays],
+        broken=broken,
         style=Markup(HTML_STYLE + _static("report.css")),
         script=Markup(_static("viewer.js")), data=packed_json({"games": replays}))
     return page, len(broken)

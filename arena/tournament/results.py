@@ -31,6 +31,16 @@ def teams_of(records: Sequence[GameRecord]) -> Teams:
     return maps.pop() if maps else None
 
 
+def sides(bots: Sequence[str], teams: Teams) -> str:
+    """A game's bots as they played: ``a & c v b & d`` in a team game (R51-1), else
+    ``a v b v c``; a list of seats hid who was whose partner."""
+    if teams is None:
+        return " v ".join(bots)
+    labels = list(dict.fromkeys(teams))
+    return " v ".join(" & ".join(b for b, t in zip(bots, teams, strict=True) if t == label)
+                      for label in labels)
+
+
 def stored_anchor(folder: Path) -> Anchor | None:
     """The anchor of the config that made a results folder (its ``config.yaml``), if any."""
     path = folder / "config.yaml"

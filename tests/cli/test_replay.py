@@ -193,3 +193,26 @@ def test_bad_requests_are_one_line(played: Path, args: list[str], expected: str)
     result = runner.invoke(app, ["replay", *(a.format(folder=played) for a in args)])
     assert result.exit_code == 2, result.stdout
     assert len(result.stderr.splitlines()) == 1 and expected in result.stderr, result.stderr
+
+
+def test_r51_1_a_team_game_names_the_sides(tmp_path: Path) -> None:
+    """R51-1: a replay listed four seats and never said who was whose partner; the header
+    says it, and the report's game list shows the sides."""
+    from arena.referee import play_game
+    from arena.seats.bot import BotSpec
+    from arena.tournament.results import sides
+    from arena.variants import find_variant
+
+    assert sides(["a", "b", "c", "d"], (0, 1, 0, 1)) == "a & c v b & d"
+    assert sides(["a", "b", "c"], None) == "a v b v c"
+    specs = [BotSpec(name, "bots.greedy:GreedyBot") for name in ("g1", "g2", "g3", "g4")]
+    record = play_game(find_variant("rummy51"), specs, seed=3, game_id="t0000-g000",
+                       options={"teams": True, "match": {"rounds": 1}, "draw_cap": 40})
+    folder = tmp_path / "teams"
+    folder.mkdir()
+    (folder / "games.jsonl").write_text(record.to_json() + "\n", "utf-8")
+    assert shown(str(folder), "t0000-g000").splitlines()[0].endswith(
+        "seat 3 g4 (teams: seats 0 & 2 v 1 & 3)")
+    done = runner.invoke(app, ["report", str(folder)])
+    assert done.exit_code == 0, done.output
+    assert "t0000-g000: g1 &amp; g3 v g2 &amp; g4" in (folder / "report.html").read_text("utf-8")
