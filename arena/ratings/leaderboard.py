@@ -63,20 +63,39 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
     rank_sum: dict[str, float] = defaultdict(float)
     faults: dict[str, int] = defaultdict(int)
     for r in records:
-        labels = teams if teams is not None else range(len(r.seats))
-        first = {labels[i] for i, rank in enumerate(r.ranks) if rank == 1}
+        places = r.ranks if teams is None else _team_places(r.ranks, teams)
         seats = Counter(s.bot for s in r.seats)
-        sides: dict[str, set[int]] = defaultdict(set)
-        for i, (s, rank) in enumerate(zip(r.seats, r.ranks, strict=True)):
-            ahead = {labels[j] for j, other in enumerate(r.ranks) if other < rank}
-            rank_sum[s.bot] += (1 + len(ahead)) / seats[s.bot]
-            sides[s.bot].add(labels[i])
+        for s, place in zip(r.seats, places, strict=True):
+            rank_sum[s.bot] += place / seats[s.bot]
             if any(s.faults.values()):
                 faults[s.bot] += sum(s.faults.values())
         for bot in seats:
             games[bot] += 1
-            wins[bot] += len(sides[bot] & first) / len(first)
+        if teams is None:
+            firsts = r.ranks.count(1)
+            for s, rank in zip(r.seats, r.ranks, strict=True):
+                if rank == 1:
+                    wins[s.bot] += 1 / firsts
+        else:
+            for bot, share in _team_wins(r, teams).items():
+                wins[bot] += share
     return _Tally(games, wins, rank_sum, faults)
+
+
+def _team_places(ranks: tuple[int, ...], teams: Sequence[int]) -> list[int]:
+    """Each seat's place: 1 + the teams ahead of it (the losing team of a 2 v 2 game is 2)."""
+    return [1 + len({teams[j] for j, other in enumerate(ranks) if other < rank})
+            for rank in ranks]
+
+
+def _team_wins(record: GameRecord, teams: Sequence[int]) -> dict[str, float]:
+    """Each bot's share of a team game's win: 1 / (the teams sharing first place) for each
+    winning team it sat in, once a team however many of its seats it held."""
+    first = {teams[i] for i, rank in enumerate(record.ranks) if rank == 1}
+    sides: dict[str, set[int]] = defaultdict(set)
+    for seat, label in zip(record.seats, teams, strict=True):
+        sides[seat.bot].add(label)
+    return {bot: len(held & first) / len(first) for bot, held in sides.items()}
 
 
 @dataclass(frozen=True, slots=True)
