@@ -213,7 +213,7 @@ def _check_record(raw: Any) -> None:
 def _check_seat(seat: Any) -> None:
     """A seat's fields, its faults counted by kinds of the closed set (docs/records.md)."""
     _fields(seat, _SEAT_FIELDS, "seats[]")
-    _integers(list(seat["faults"].values()), "faults", lowest=-MAX_POINTS)  # said below
+    _integers(list(seat["faults"].values()), "faults", lowest=-MAX_POINTS)  # < 0: named below
     if not seat["bot"].isprintable():
         raise ValueError(f"seat {shown(seat['bot'])}: expected a printable bot name")
     if not isinstance(seat.get("forfeit", False), bool) or seat["decisions"] < 0:

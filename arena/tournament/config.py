@@ -56,7 +56,6 @@ SPRT_SUFFIX = "-sprt"  # arena sprt of tournament X plays into <output>/X-sprt
 
 
 
-
 WORKERS = Bound(1, 256, "a number of worker processes")  # a pool beyond that is a fork storm
 SEED = Bound(0, (1 << 63) - 1, "an integer seed", " (63 bits, as drawn by arena run)")
 GAMES = Bound(1, 10_000, "a number of games per table")

@@ -128,8 +128,9 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     # a damaged line refuses the run before a write
     held = read_games(games, actions=False)
     done = {r.id for r in held}
-    _refuse_unscheduled(games, done, schedule_for(config))
-    refuse_unlike(games, held, schedule_for(config), config)
+    schedule = schedule_for(config)
+    _refuse_unscheduled(games, done, schedule)
+    refuse_unlike(games, held, schedule, config)
     try:
         store_identity(config, stored)
         drop_torn_tail(games)
