@@ -8,16 +8,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args
 
 from arena.cards import Card, check_in_deck, parse_cards
-from arena.engine.game import MAX_HAND, HandReport
+from arena.engine.game import MAX_HAND, Game, HandReport
 from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
-from arena.ratings.terms import Anchor
+from arena.ratings.terms import Anchor, check_anchor
 from arena.records import GameRecord, games_file, replay
 from arena.records import read_games as _read_games
 from arena.referee import play_game
@@ -29,8 +30,9 @@ from arena.tournament.results import stored_anchor, teams_of
 from arena.tournament.runner import OnGame, run_tournament
 from arena.variants import find_variant
 
-__all__ = ["Config", "GameRecord", "HandReport", "Standing", "check_hand", "config_from",
-           "leaderboard", "load_config", "play", "read_games", "replay", "run"]
+__all__ = ["Anchor", "Bot", "BotSpec", "Config", "Game", "GameRecord", "HandReport", "Isolation",
+           "OnGame", "Standing", "check_hand", "config_from", "leaderboard", "load_config",
+           "play", "read_games", "replay", "run"]
 
 
 def run(config: Config | str | Path, *, fresh: bool = False, on_game: OnGame | None = None,
@@ -43,12 +45,14 @@ def run(config: Config | str | Path, *, fresh: bool = False, on_game: OnGame | N
     return read_games(cfg.results_dir / "games.jsonl")
 
 
-def leaderboard(source: Config | str | Path | Sequence[GameRecord], *,
+def leaderboard(source: Config | str | Path | Iterable[GameRecord], *,
                 anchor: Anchor | None = None) -> list[Standing]:
     """The standings, best first, of a config's results, a results folder, a
     ``games.jsonl`` or records in hand; the anchor defaults to the one the folder stored."""
     records, folder = _records_of(source)
-    if anchor is None and folder is not None:
+    if anchor is not None:
+        anchor = check_anchor(anchor)
+    elif folder is not None:
         anchor = stored_anchor(folder)
     return standings(records, anchor=anchor, teams=teams_of(records))
 
@@ -61,13 +65,20 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     return _read_games(path, actions=actions)
 
 
-def _records_of(source: Config | str | Path | Sequence[GameRecord]
+def _records_of(source: Config | str | Path | Iterable[GameRecord]
                 ) -> tuple[Sequence[GameRecord], Path | None]:
     if isinstance(source, Config):
         source = source.results_dir
     if isinstance(source, str | Path):
         games = games_file(source)
         return _read_games(games, actions=False), games.parent
+    if isinstance(source, bytes) or not isinstance(source, Iterable):
+        raise BadInput(f"source: expected a config, a results folder, a games.jsonl or "
+                       f"records, got {shown(source)}")
+    source = list(source)  # a generator is read once: the variant check had used it up
+    if not all(isinstance(r, GameRecord) for r in source):
+        raise BadInput("source: expected records (GameRecord), got "
+                       f"{shown(next(r for r in source if not isinstance(r, GameRecord)))}")
     if len({r.variant for r in source}) > 1:
         raise BadInput("records of more than one variant version: "
                        f"{', '.join(sorted({r.variant for r in source}))}; rate each apart")
@@ -76,20 +87,52 @@ def _records_of(source: Config | str | Path | Sequence[GameRecord]
 
 def play(variant: str, bots: Sequence[str | BotSpec | Bot], *, seed: int = 1,
          options: Mapping[str, Any] | None = None,
-         isolation: Isolation = "inprocess", game_id: str = "game") -> GameRecord:
+         isolation: Isolation = "inprocess", game_id: str = "game",
+         logs: str | Path | None = None) -> GameRecord:
     """One game between bots named in any form (``greedy``, ``mybot.py``,
     ``pkg.mod:Class``), given as :class:`BotSpec`, or bot objects made by the caller (in
     process only); each named bot is started once first. Games kept in one file need ids
-    of their own (``game_id``): a reader counts an id once."""
+    of their own (``game_id``): a reader counts an id once. ``logs``: a folder where each
+    bot's errors (tracebacks, what an isolated bot writes to stderr) go, ``NAME.stderr.log``;
+    without it they go nowhere."""
     _check_play_arguments(variant, bots, seed, options, isolation, game_id)
     game = find_variant(variant)
-    specs = [_spec_of(b) for b in bots]
+    specs = _told_apart([_spec_of(b) for b in bots])
     chosen = {"players": len(specs), **(options or {})}
     check_bots_start([s for s in specs if not isinstance(s, ObjectSpec)], variant=game,
                      isolation=isolation,
                      options=resolve_options(game.name, game.OPTIONS, chosen))
     return play_game(game, specs, seed=seed, options=chosen, isolation=isolation,
-                     game_id=game_id)
+                     game_id=game_id, stderr_dir=_logs_folder(logs))
+
+
+def _told_apart(specs: list[BotSpec]) -> list[BotSpec]:
+    """Bot objects of one class named ``GreedyBot``, ``GreedyBot-2``, ...: by class name
+    alone a leaderboard of their games merged them into one bot that always won."""
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        if isinstance(spec, ObjectSpec):
+            seen[spec.name] = seen.get(spec.name, 0) + 1
+            if seen[spec.name] > 1:
+                spec = dataclasses.replace(spec, name=f"{spec.name}-{seen[spec.name]}")
+        out.append(spec)
+    return out
+
+
+def _logs_folder(logs: str | Path | None) -> Path | None:
+    """The ``logs`` folder, made if it is not there; BadInput where it cannot be one."""
+    if logs is None:
+        return None
+    if not isinstance(logs, str | Path) or not str(logs):
+        raise BadInput(f"logs: expected a folder path, got {shown(logs)}")
+    folder = Path(logs)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"logs: {folder}: cannot make the folder ({exc.strerror or exc})"
+                       ) from exc
+    return folder
 
 
 def _check_play_arguments(variant: object, bots: object, seed: object, options: object,

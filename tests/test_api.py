@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -277,14 +279,21 @@ def test_a_script_using_the_library_passes_mypy_strict(tmp_path: Path) -> None:
     own mypy settings did not apply, and two untyped imports inside the arena failed a
     user's `mypy --strict` (import-untyped)."""
     script = tmp_path / "user.py"
-    script.write_text('from arena.api import leaderboard, play\n\n'
-                      'record = play("indian13", ["greedy", "random"], seed=3)\n'
-                      'print(leaderboard([record])[0].bot)\n', "utf-8")
+    script.write_text('import arena\n'
+                      'from arena.api import Isolation, leaderboard, play\n\n'
+                      'how: Isolation = "inprocess"\n'
+                      'record = play("indian13", ["greedy", "random"], seed=3, isolation=how)\n'
+                      'print(leaderboard([record])[0].bot, arena.__version__)\n', "utf-8")
     env = {**os.environ, "MYPYPATH": str(Path(__file__).parents[1])}
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir",
                            str(tmp_path / ".mypy"), str(script)], cwd=tmp_path, env=env,
                           text=True, capture_output=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-2000:]
+    script.write_text("import arena\n\nprint(arena.__verison__)\n", "utf-8")  # a typo
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir",
+                           str(tmp_path / ".mypy"), str(script)], cwd=tmp_path, env=env,
+                          text=True, capture_output=True, timeout=600, check=False)
+    assert done.returncode == 1 and 'no attribute "__verison__"' in done.stdout, done.stdout
 
 
 def test_check_hand_refuses_what_arena_hand_refuses_and_takes_text() -> None:
@@ -338,3 +347,65 @@ def test_a_game_s_repr_says_where_it_stands_and_hides_the_cards() -> None:
     assert repr(game) == "<Indian13 indian13/v1 seed=1 players=2: round 1, seat 1 to draw, " \
         "totals [0, 0]>"
     assert not any(str(c) in repr(game).split() for c in game.hands[0])
+
+
+def test_play_gives_a_script_its_alarm_back() -> None:
+    """In process, the clock's timer replaced the caller's SIGALRM handler and cancelled its
+    alarm for good; both come back, and an alarm due meanwhile goes off."""
+    heard: list[int] = []
+
+    def mine(signum: int, frame: object) -> None:
+        heard.append(signum)
+
+    before = signal.signal(signal.SIGALRM, mine)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 60)
+        api.play("indian13", [Counting(), "random"], seed=2)
+        assert signal.getsignal(signal.SIGALRM) is mine
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 60
+        signal.setitimer(signal.ITIMER_REAL, 0.001)  # due during the game
+        api.play("indian13", [Counting(), "random"], seed=2)
+        for _ in range(100):  # delivered at once; a loaded machine may take a moment
+            if heard:
+                break
+            time.sleep(0.01)
+        assert heard == [signal.SIGALRM]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def test_two_bot_objects_of_one_class_are_told_apart() -> None:
+    """By class name alone the leaderboard of their games merged them into one bot."""
+    records = [api.play("indian13", [GreedyBot(), GreedyBot()], seed=s, game_id=f"g{s}")
+               for s in range(3)]
+    assert [s.bot for s in records[0].seats] == ["GreedyBot", "GreedyBot-2"]
+    assert {r.bot for r in api.leaderboard(r for r in records)} == {"GreedyBot",
+                                                                    "GreedyBot-2"}
+
+
+def test_play_logs_a_bot_object_s_traceback_where_asked(tmp_path: Path) -> None:
+    record = api.play("indian13", [Broken(), "greedy"], seed=3, logs=tmp_path / "logs")
+    assert record.seats[0].faults["crash"] > 0
+    assert "RuntimeError: my bug" in (tmp_path / "logs" / "Broken.stderr.log").read_text()
+
+
+@pytest.mark.parametrize(("source", "anchor", "message"), [
+    ([], ("greedy", float("nan")), r"^anchor: expected \(bot name, Elo\)"),
+    ([], ("greedy", 10**6), r"^anchor: expected .* from -10,000 to 10,000"),
+    ([], "greedy=1000", r"^anchor: expected \(bot name, Elo\)"),
+    ([], ("greedy", 1, 2), r"^anchor: expected"),
+    (5, None, r"^source: expected a config, a results folder, a games.jsonl or records"),
+    (["a"], None, r"^source: expected records \(GameRecord\), got 'a'"),
+])
+def test_leaderboard_names_the_argument_it_refuses(source: Any, anchor: Any,
+                                                   message: str) -> None:
+    """A string anchor was read letter by letter and NaN set every Elo to 0; these were
+    numpy and attribute errors from deep inside."""
+    with pytest.raises(BadInput, match=message):
+        api.leaderboard(source, anchor=anchor)
+
+
+def test_the_types_of_the_signatures_are_exported() -> None:
+    from arena.api import Anchor, Bot, BotSpec, Game, Isolation, OnGame  # noqa: F401
+    assert {"Anchor", "Bot", "BotSpec", "Game", "Isolation", "OnGame"} <= set(api.__all__)

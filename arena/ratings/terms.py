@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from arena.errors import BadInput
+from arena.errors import BadInput, shown
 
 Anchor = tuple[str, float]
 MAX_ELO = 10_000  # an anchor beyond it is a typing error (and overflows the logistic)
@@ -24,6 +24,17 @@ def parse_anchor(text: str) -> Anchor:
         raise BadInput(f"--anchor {text!r}: expected NAME=ELO, ELO a number from "
                        f"-{MAX_ELO:,} to {MAX_ELO:,}, e.g. random=1000")
     return name, elo
+
+
+def check_anchor(anchor: object) -> Anchor:
+    """An anchor given in code, ``(name, elo)``: BadInput naming it otherwise (a string was
+    taken letter by letter, NaN set every Elo to 0)."""
+    if not isinstance(anchor, tuple) or len(anchor) != 2 or not isinstance(anchor[0], str) \
+            or isinstance(anchor[1], bool) or not isinstance(anchor[1], int | float) \
+            or not abs(anchor[1]) <= MAX_ELO:
+        raise BadInput(f"anchor: expected (bot name, Elo), the Elo a number from "
+                       f"-{MAX_ELO:,} to {MAX_ELO:,}, e.g. ('random', 1000), got {shown(anchor)}")
+    return anchor[0], float(anchor[1])
 
 
 def check_format(fmt: str) -> None:

@@ -83,6 +83,8 @@ class _Watch:
 
     deadline = 0.0  # monotonic seconds; 0: no bot is being called
     ticking = False
+    caller: tuple[Any, tuple[float, float], float] | None = None  # the SIGALRM handler and
+    # timer found when the ticks began, and when: a library call gives them back
 
 
 def _on_tick(signum: int, frame: FrameType | None) -> None:
@@ -100,6 +102,8 @@ def bounded(seconds: float, call: Callable[..., T], *args: Any) -> T:
     if not _Watch.ticking:
         if threading.current_thread() is not threading.main_thread():
             return call(*args)
+        _Watch.caller = (signal.getsignal(signal.SIGALRM),
+                         signal.getitimer(signal.ITIMER_REAL), time.monotonic())
         signal.signal(signal.SIGALRM, _on_tick)
         signal.setitimer(signal.ITIMER_REAL, TICK_S, TICK_S)
         _Watch.ticking = True
@@ -111,15 +115,24 @@ def bounded(seconds: float, call: Callable[..., T], *args: Any) -> T:
 
 
 def stop_watch() -> None:
-    """Stop the ticks once a game's trusted bots are done (a forked child has none)."""
+    """Stop the ticks once a game's trusted bots are done (a forked child has none), and
+    give the caller back its SIGALRM handler and timer: ``api.play`` left a script's alarm
+    cancelled and its handler replaced. An alarm due meanwhile goes off at once."""
     if _Watch.ticking:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _Watch.ticking = False
+        if _Watch.caller is not None:
+            handler, (left, every), since = _Watch.caller
+            _Watch.caller = None
+            signal.signal(signal.SIGALRM, signal.SIG_DFL if handler is None else handler)
+            if left:
+                due = left - (time.monotonic() - since)
+                signal.setitimer(signal.ITIMER_REAL, max(due, 1e-6), every)
 
 
 def _forget_ticks() -> None:
     """A forked child has no timer of its parent's: the next call starts its own."""
-    _Watch.ticking, _Watch.deadline = False, 0.0
+    _Watch.ticking, _Watch.deadline, _Watch.caller = False, 0.0, None
 
 
 os.register_at_fork(after_in_child=_forget_ticks)
