@@ -19,8 +19,9 @@ from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
 from arena.ratings.terms import Anchor, check_anchor
-from arena.records import GameRecord, games_file, replay
+from arena.records import GameRecord, games_file
 from arena.records import read_games as _read_games
+from arena.records import replay as _replay
 from arena.referee import play_game
 from arena.seats.bot import Bot, BotSpec, ObjectSpec, named_bot
 from arena.seats.make import Isolation
@@ -40,6 +41,11 @@ def run(config: Config | str | Path, *, fresh: bool = False, on_game: OnGame | N
     """Play the tournament's pending games (a resumed run plays only what is missing) and
     return every record of its results folder. ``on_game(record, done, total)`` hears of
     each game once it is on disk; ``progress`` draws the terminal's progress bar."""
+    if not isinstance(config, Config | str | Path):
+        raise BadInput(f"config: expected a Config or a config file's path, got {shown(config)}")
+    if on_game is not None and not callable(on_game):  # else found after the first game
+        raise BadInput(f"on_game: expected a function (record, done, total), got "
+                       f"{shown(on_game)}")
     cfg = config if isinstance(config, Config) else load_config(config)
     run_tournament(cfg, fresh=fresh, progress=progress, on_game=on_game)
     return read_games(cfg.results_dir / "games.jsonl")
@@ -57,9 +63,19 @@ def leaderboard(source: Config | str | Path | Iterable[GameRecord], *,
     return standings(records, anchor=anchor, teams=teams_of(records))
 
 
+def replay(record: GameRecord) -> Game:
+    """The record's game played again from its seed and actions (COM-4); a ValueError names
+    the record and the action where it does not come out as recorded."""
+    if not isinstance(record, GameRecord):
+        raise BadInput(f"record: expected a GameRecord, got {shown(record)}")
+    return _replay(record)
+
+
 def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     """The records of a ``games.jsonl`` (see :func:`arena.records.read_games`); a path with
     nothing there is BadInput, as ``arena leaderboard`` says, not an empty list."""
+    if not isinstance(path, str | Path):
+        raise BadInput(f"path: expected a games.jsonl's path, got {shown(path)}")
     if not Path(path).exists():
         raise BadInput(f"{path}: no such games file")
     return _read_games(path, actions=actions)
@@ -194,11 +210,27 @@ def _named(text: str) -> BotSpec:
         raise BadInput(f"bots: {exc}, got {shown(text)}") from exc
 
 
+def _check_hand_arguments(cards: object, wild: object, round: object,
+                          options: object) -> None:
+    """BadInput naming the argument of the wrong kind (they failed deep inside as
+    TypeErrors, or bytes were read as card codes)."""
+    if isinstance(cards, bytes) or not isinstance(cards, str | Sequence):
+        raise BadInput(f"cards: expected a text of cards or a list of them, got {shown(cards)}")
+    if wild is not None and not isinstance(wild, str | Card):
+        raise BadInput(f"wild: expected a card or its text, got {shown(wild)}")
+    if round is not None and (isinstance(round, bool) or not isinstance(round, int)):
+        raise BadInput(f"round: expected a round number (an integer), got {shown(round)}")
+    if options is not None and not isinstance(options, Mapping):
+        raise BadInput(f"options: expected a mapping of option names to values, got "
+                       f"{shown(options)}")
+
+
 def check_hand(variant: str, cards: str | Sequence[str | Card], *, wild: str | Card | None = None,
                round: int | None = None, options: Mapping[str, Any] | None = None
                ) -> HandReport:
     """``arena hand`` as a value: the best arrangement, deadwood, points and whether the
     cards declare (go out)."""
+    _check_hand_arguments(cards, wild, round, options)
     hand = parse_cards(cards) if isinstance(cards, str) else \
         [c if isinstance(c, Card) else parse_cards([c])[0] for c in cards]
     if len(hand) > MAX_HAND:

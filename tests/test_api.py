@@ -409,3 +409,22 @@ def test_leaderboard_names_the_argument_it_refuses(source: Any, anchor: Any,
 def test_the_types_of_the_signatures_are_exported() -> None:
     from arena.api import Anchor, Bot, BotSpec, Game, Isolation, OnGame  # noqa: F401
     assert {"Anchor", "Bot", "BotSpec", "Game", "Isolation", "OnGame"} <= set(api.__all__)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: api.check_hand("indian13", 5), r"^cards: expected a text of cards"),
+    (lambda: api.check_hand("indian13", b"3S 4S 5S", wild="7C"), r"^cards: expected"),
+    (lambda: api.check_hand("three_thirteen", "3S 4S 5S", round="3"), r"^round: expected"),
+    (lambda: api.check_hand("three_thirteen", "3S 4S 5S", round=True), r"^round: expected"),
+    (lambda: api.check_hand("indian13", "3S", wild=7), r"^wild: expected a card"),
+    (lambda: api.check_hand("indian13", "3S", wild="7C", options=[1]), r"^options: expected"),
+    (lambda: api.read_games(5), r"^path: expected a games.jsonl's path, got 5"),
+    (lambda: api.replay("x"), r"^record: expected a GameRecord, got 'x'"),
+    (lambda: api.run(5), r"^config: expected a Config or a config file's path, got 5"),
+    (lambda: api.run("configs/quickstart.yaml", on_game=5), r"^on_game: expected a function"),
+])
+def test_each_call_names_the_argument_of_the_wrong_kind(call: Any, message: str) -> None:
+    """These were TypeErrors and AttributeErrors from deep inside (run's on_game only after
+    its first game was played and written)."""
+    with pytest.raises(BadInput, match=message):
+        call()
