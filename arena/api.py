@@ -161,6 +161,8 @@ def _check_play_arguments(variant: object, bots: object, seed: object, options: 
             isinstance(b, str | BotSpec) or _is_bot_object(b) for b in bots):
         raise BadInput(f"bots: expected a list of bot names, BotSpecs or bot objects (with "
                        f"draw and play), got {shown(bots)}")
+    if len(bots) < 2:  # said as "option 'players' = 0", an option the caller never gave
+        raise BadInput(f"bots: expected one bot a seat, at least 2, got {len(bots)}")
     _check_bot_objects(bots, isolation)
     if not SEED.admits(seed):
         raise BadInput(f"seed: {SEED.expected(seed)}")

@@ -420,6 +420,7 @@ def test_the_types_of_the_signatures_are_exported() -> None:
     (lambda: api.check_hand("indian13", "3S", wild="7C", options=[1]), r"^options: expected"),
     (lambda: api.read_games(5), r"^path: expected a games.jsonl's path, got 5"),
     (lambda: api.replay("x"), r"^record: expected a GameRecord, got 'x'"),
+    (lambda: api.play("indian13", []), r"^bots: expected one bot a seat, at least 2, got 0"),
     (lambda: api.run(5), r"^config: expected a Config or a config file's path, got 5"),
     (lambda: api.run("configs/quickstart.yaml", on_game=5), r"^on_game: expected a function"),
 ])
