@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -13,10 +14,11 @@ import typer
 
 from arena.cli.common import (
     WorkersArg,
+    fail,
     guarded,
     stop_reason,
 )
-from arena.errors import BadInput
+from arena.errors import ArenaError, BadInput
 from arena.ratings.terms import FORMATS, Anchor, check_format, parse_anchor
 from arena.records import GameRecord, games_file, read_games
 from arena.seats import confine
@@ -229,22 +231,36 @@ def sprt(
                                              help="The test's seed (default: the config's, "
                                              "else a random one).")] = None,
     fresh: Annotated[bool, typer.Option(help="Replace the games of an earlier test.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the verdict as one JSON object on stdout (the progress goes "
+        "to stderr).")] = False,
 ) -> None:
     """Sequential test: is the candidate stronger than the baseline? Plays duplicate sets
-    until the evidence decides. Exit 0: yes (H1), 1: no (H0), 3: undecided at --max-games."""
+    until the evidence decides. Exit 0: yes (H1), 1: no (H0), 2: bad input, 3: undecided at
+    --max-games, 4: no verdict (a bot's code changed meanwhile, or an error stopped it)."""
     from arena.ratings.sprt import Sprt  # numpy: only when rating
-    from arena.tournament.sprt_run import run_sprt, sprt_folder
+    from arena.tournament.sprt_run import NO_VERDICT, run_sprt, sprt_folder
     cfg = load_config(config, overrides={"workers": workers, "seed": seed}, schedule=False)
     _warn_if_unconfined(cfg)
+    test = Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+    say = (lambda line: typer.echo(line, err=True)) if as_json else typer.echo
     try:
-        verdict = run_sprt(cfg, Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
-                           candidate=candidate, baseline=baseline, filler=filler,
-                           max_games=max_games, report=typer.echo, fresh=fresh)
+        verdict = run_sprt(cfg, test, candidate=candidate, baseline=baseline, filler=filler,
+                           max_games=max_games, report=say, fresh=fresh)
     except KeyboardInterrupt as exc:
         games = sprt_folder(cfg) / "games.jsonl"
         _stopped(exc, f": the games played are kept in {games}; run the command again "
                  "(without --fresh) to resume the test"
                  if games.is_file() and games.stat().st_size else "")
+    except BadInput:
+        raise
+    except ArenaError as exc:  # not H0's 1: a gate must tell "worse" from "broken"
+        fail(str(exc), NO_VERDICT)
     folder = sprt_folder(cfg)  # a broken candidate is not a weak one: say so beside H0
     _name_broken_bots(read_games(folder / "games.jsonl", actions=False), folder / "logs")
+    if verdict.edited:
+        typer.echo(f"arena: warning: the code of {', '.join(verdict.edited)} changed while "
+                   "this test played: no verdict (exit code 4)", err=True)
+    if as_json:
+        typer.echo(json.dumps(verdict.as_json(test, candidate, baseline)))
     raise typer.Exit(verdict.exit_code)

@@ -347,7 +347,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     played = 0
     games = config.results_dir / "games.jsonl"
     then = RESUME_FRESH if fresh else RESUME
-    sources = _sources(config)  # as the run starts: a bot edited while it plays is told
+    sources = source_hashes(config)  # as the run starts: a bot edited while it plays is told
     try:
         with open_records(games, then=then) as out, _progress(progress) as bar:
             task = bar.add_task("games", total=len(schedule), completed=len(done))
@@ -373,7 +373,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     return played
 
 
-def _sources(config: Config) -> dict[str, str]:
+def source_hashes(config: Config) -> dict[str, str]:
     """Each bot's source hash now (read from its files, nothing of it run); "" for a bot
     whose files cannot be read."""
     def hashed(bot: BotSpec) -> str:
@@ -387,13 +387,18 @@ def _sources(config: Config) -> dict[str, str]:
 def _warn_of_edits(config: Config, before: dict[str, str]) -> None:
     """Say which bots' code changed while the run played: their games mix two versions
     (the next run of the folder refuses it, and asks for --fresh)."""
-    edited = [name for name, now in _sources(config).items() if now != before.get(name)]
+    edited = edited_bots(config, before)
     if edited:
         text = (f"the code of {', '.join(edited)} changed while this run played: "
                 f"{'its' if len(edited) == 1 else 'their'} games mix the old and the new "
                 "version (run again with --fresh to play them all with the new one)")
         log.warning(text)
         print(f"arena: warning: {text}", file=sys.stderr, flush=True)
+
+
+def edited_bots(config: Config, before: dict[str, str]) -> list[str]:
+    """The bots whose code is not what :func:`source_hashes` read ``before``."""
+    return [name for name, now in source_hashes(config).items() if now != before.get(name)]
 
 
 def _line_id(line: str) -> str:

@@ -31,10 +31,12 @@ from arena.tournament.runner import (
     append_records,
     changes,
     check_config_bots,
+    edited_bots,
     open_records,
     play_pairings,
     refuse_unlike,
     settle_seed,
+    source_hashes,
     store_identity,
     stored_identity,
     writing,
@@ -42,6 +44,8 @@ from arena.tournament.runner import (
 from arena.tournament.schedule import Pairing, derive_seed, duplicate_set
 
 EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
+NO_VERDICT = 4  # the test could not give one: a bot's code changed while it played, or an
+# error of the arena or the disk stopped it (1 is H0's: a CI gate could not tell them apart)
 
 
 def sprt_pairings(candidate: str, baseline: str, *, players: int, seed: int,
@@ -70,11 +74,25 @@ class Verdict:
     result: str
     scores: Scores
     games: int
+    edited: tuple[str, ...] = ()  # bots whose code changed while the test played
 
     @property
     def exit_code(self) -> int:
-        """0: H1, 1: H0, 3: inconclusive at the game limit."""
-        return EXIT_CODES[self.result]
+        """0: H1, 1: H0, 3: inconclusive at the game limit; 4 (no verdict) when a bot's
+        code changed meanwhile: its games mix two versions."""
+        return NO_VERDICT if self.edited else EXIT_CODES[self.result]
+
+    def as_json(self, test: Sprt, candidate: str, baseline: str) -> dict[str, Any]:
+        """The verdict for a program (``arena sprt --json``): what a CI gate reads."""
+        gap = elo_estimate(self.scores) if self.scores.n else None
+        return {"verdict": None if self.edited else self.result, "edited": list(self.edited),
+                "candidate": candidate, "baseline": baseline, "games": self.games,
+                "sets": self.scores.n, "llr": round(llr(self.scores, test), 4)
+                if self.scores.n else 0.0, "bounds": [round(b, 4) for b in test.bounds],
+                "elo": None if gap is None else round(gap.elo, 2),
+                "elo_half": None if gap is None or gap.half is None else round(gap.half, 2),
+                "elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha, "beta": test.beta,
+                "exit_code": self.exit_code}
 
 
 def run_sprt(config: Config, test: Sprt, *, candidate: str, baseline: str,
@@ -196,8 +214,7 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
     """The SPRT proper, with the folder's lock held, after the ``earlier`` sets of a
     stopped run of it."""
     k = seats
-    if max_games is not None:  # every check passed: what the cap allows, said first
-        _warn_about_the_cap(max_games, k)
+    sources = source_hashes(config)  # as the test starts: an edit while it plays is told
     lower, upper = test.bounds
     report(f"sprt {candidate} vs {baseline} at {k}-seat tables"
            f"{f' (other seats: {filler or baseline})' if k > 2 else ''}: elo0 {test.elo0:g}, "
@@ -216,9 +233,12 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
     if earlier:
         report(f"resumed: {len(earlier)} games ({scores.n} sets) of this test played before")
         report(_progress(scores, test, k))
-        if max_games is not None and scores.n * k >= max_games and not result:
+    if max_games is not None and not result:  # what the cap allows, once the kept sets count
+        if scores.n * k >= max_games:
             print(f"arena: warning: --max-games {max_games}: the {scores.n * k} games played "
                   "before reach it already: no game is played now", file=sys.stderr)
+        else:
+            _warn_about_the_cap(max_games, k)
     path = folder / "games.jsonl"
     then = ("the games played are kept there; make room and run the command again (without "
             "--fresh) to resume the test")
@@ -239,7 +259,8 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
             if result:  # the rest of the batch is not played: its workers stop
                 report(_progress(scores, test, k))
                 break
-    verdict = Verdict(result or "inconclusive", scores, scores.n * k)
+    edited = tuple(edited_bots(config, sources)) if scores.n * k > len(earlier) else ()
+    verdict = Verdict(result or "inconclusive", scores, scores.n * k, edited)
     report(_conclusion(verdict, test, candidate, baseline))
     return verdict
 
@@ -325,6 +346,10 @@ def _gap(gap: EloGap) -> str:
 def _conclusion(verdict: Verdict, test: Sprt, candidate: str, baseline: str) -> str:
     estimate = (f"after {verdict.games} games, Elo {candidate} - {baseline} "
                 f"{_gap(elo_estimate(verdict.scores))}")
+    if verdict.edited:  # a verdict on two versions of a bot would pass or fail the wrong one
+        return (f"no verdict: the code of {', '.join(verdict.edited)} changed while this test "
+                f"played, so its games mix the old and the new version (run again with "
+                f"--fresh); {estimate}")
     if verdict.result in ("H1", "H0"):
         meaning = _meaning(verdict.result, test, candidate, baseline)
         return f"{verdict.result} accepted: {meaning}; {estimate}"

@@ -688,3 +688,82 @@ def test_cli_plays_again_a_set_cut_short_by_a_kill(tmp_path: Path) -> None:
     def played(lines: list[str]) -> list[tuple[str, str]]:
         return [(r["id"], r["actions"]) for r in map(json.loads, lines)]
     assert played(games.read_text("utf-8").splitlines()) == played(whole)
+
+
+EDITOR = """\
+from bots.random_bot import RandomBot
+
+
+class Bot(RandomBot):
+    def start_game(self, info):
+        super().start_game(info)
+        with open(__file__, "a") as f:  # a student saving their file during the test
+            f.write("# edited\\n")
+"""
+
+DIES = """\
+import os
+
+
+class Bot:
+    def draw(self, view):
+        os._exit(3)
+
+    def play(self, view):
+        os._exit(3)
+"""
+
+
+def test_a_bot_edited_while_the_test_plays_gives_no_verdict(tmp_path: Path) -> None:
+    """arena run warned of it, arena sprt said nothing: a verdict on two versions of the
+    candidate could pass a CI gate. Now: no verdict, exit code 4, and the JSON says why."""
+    (tmp_path / "editor.py").write_text(EDITOR, "utf-8")
+    path = config(tmp_path, more_bots=f'  - {{name: editor, module: "{tmp_path}/editor.py:Bot"}}\n')
+    done = runner.invoke(app, ["sprt", str(path), "--candidate", "editor", "--baseline",
+                               "random", "--max-games", "4", "--json"])
+    assert done.exit_code == 4, done.output
+    verdict = json.loads(done.stdout)
+    assert verdict["verdict"] is None and verdict["edited"] == ["editor"]
+    assert verdict["exit_code"] == 4 and verdict["games"] == 4
+    assert "no verdict: the code of editor changed while this test played" in done.stderr
+    assert "arena: warning: the code of editor changed while this test played: no verdict " \
+        "(exit code 4)" in done.stderr
+
+
+def test_json_gives_the_verdict_to_a_program(tmp_path: Path) -> None:
+    """A CI gate had to parse a sentence whose shape changes with the verdict."""
+    done = runner.invoke(app, ["sprt", str(config(tmp_path)), "--candidate", "greedy",
+                               "--baseline", "random", "--elo1", "50", "--json"])
+    assert done.exit_code == 0, done.output
+    verdict = json.loads(done.stdout)  # stdout holds the object alone
+    assert verdict["verdict"] == "H1" and verdict["exit_code"] == 0
+    assert verdict["games"] == 2 * verdict["sets"] == 2 * MIN_SETS
+    assert verdict["llr"] >= verdict["bounds"][1] and verdict["elo"] > 0
+    assert (verdict["candidate"], verdict["baseline"], verdict["elo1"]) == ("greedy", "random",
+                                                                          50.0)
+    assert done.stderr.splitlines()[0].startswith("sprt greedy vs random")  # the progress
+
+
+def test_an_error_that_stops_the_test_is_not_h0(tmp_path: Path) -> None:
+    """A bot that ends its process in process isolation ends the worker: an error of the
+    run, which exited 1, H0's code; it is 4, no verdict."""
+    (tmp_path / "dies.py").write_text(DIES, "utf-8")
+    path = config(tmp_path, workers=2,  # games in worker processes: this one goes on
+                  more_bots=f'  - {{name: dies, module: "{tmp_path}/dies.py:Bot"}}\n')
+    done = runner.invoke(app, ["sprt", str(path), "--candidate", "dies", "--baseline",
+                               "random", "--max-games", "4"])
+    assert done.exit_code == 4, done.output
+    assert done.stderr.splitlines()[-1].startswith("arena: error: 4 games (s000000-g0 to "
+                                                   "s000001-g1) ended the worker process")
+
+
+def test_a_test_decided_before_is_not_warned_of_its_cap(tmp_path: Path) -> None:
+    """A resumed test whose kept sets decided it was warned that the cap 'can only end
+    inconclusive', then printed its H1."""
+    args = ["sprt", str(config(tmp_path)), "--candidate", "greedy", "--baseline", "random",
+            "--elo1", "50"]
+    assert runner.invoke(app, args).exit_code == 0
+    again = runner.invoke(app, [*args, "--max-games", "20"])
+    assert again.exit_code == 0, again.output
+    assert "max-games" not in again.stderr, again.stderr
+    assert again.stdout.splitlines()[-1].startswith("H1 accepted")
