@@ -82,18 +82,14 @@ def _root(
 ) -> None:
     """Rummy Arena: play rummy bots against each other and rate them."""
 
-app.command(cls=_OptionsOnce)(games.play)
-app.command(cls=_OptionsOnce)(replay.replay)
-app.command(cls=_OptionsOnce)(calculators.hand)
-app.command(cls=_OptionsOnce)(calculators.meld)
-app.command("open", cls=_OptionsOnce)(calculators.opening)
-app.command(cls=_OptionsOnce)(tournaments.run)
-app.command(cls=_OptionsOnce)(tournaments.validate)
-app.command(cls=_OptionsOnce)(tournaments.leaderboard)
-app.command(cls=_OptionsOnce)(tournaments.sprt)
-app.command(cls=_OptionsOnce)(calculators.variants)
-app.command("new-bot", cls=_OptionsOnce)(scaffold.new_bot)
-app.command(cls=_OptionsOnce)(report.report)
+for _name, _command in (("play", games.play), ("replay", replay.replay),
+                       ("hand", calculators.hand), ("meld", calculators.meld),
+                       ("open", calculators.opening), ("run", tournaments.run),
+                       ("validate", tournaments.validate),
+                       ("leaderboard", tournaments.leaderboard), ("sprt", tournaments.sprt),
+                       ("variants", calculators.variants), ("new-bot", scaffold.new_bot),
+                       ("report", report.report)):
+    app.command(_name, cls=_OptionsOnce)(_command)
 
 
 def main() -> None:
