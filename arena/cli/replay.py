@@ -60,7 +60,9 @@ def replay(
     teams = find_variant(record.variant).team_labels(record.options)
     partners = "" if teams is None else \
         f" (teams: seats {sides([str(i) for i in range(len(names))], teams)})"
-    out.print(f"game {show.plain(record.id)}: {record.variant}, seed {record.seed}, "
+    title = f"game {show.plain(record.id)}" if seed is None else "arena play's game"  # its
+    # id is the placeholder "game": "game game:" said nothing
+    out.print(f"{title}: {record.variant}, seed {record.seed}, "
               f"{', '.join(f'seat {i} {show.plain(n)}' for i, n in enumerate(names))}"
               f"{partners}")
     try:

@@ -157,6 +157,8 @@ def test_seed_replays_the_game_arena_play_plays() -> None:
     totals = re.findall(r"^\s+\d+\s+\w+\s+\d+\s+(\d+)", play.stdout, re.M)
     out = shown("--seed", "3", "indian13", "greedy", "random")
     assert f"final totals [{', '.join(totals)}]" in out
+    assert out.startswith("arena play's game: indian13/v1, seed 3, seat 0 greedy, seat 1 "
+                          "random\n")  # it was "game game: ..."
 
 
 def test_colour_only_on_a_terminal(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
