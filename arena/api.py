@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args
@@ -24,7 +23,7 @@ from arena.records import read_games as _read_games
 from arena.records import replay as _replay
 from arena.referee import play_game
 from arena.seats.bot import Bot, BotSpec, ObjectSpec, named_bot
-from arena.seats.make import Isolation
+from arena.seats.make import Isolation, logs_folder, told_apart
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED, Config, config_from, load_config
 from arena.tournament.results import stored_anchor, teams_of
@@ -113,42 +112,20 @@ def play(variant: str, bots: Sequence[str | BotSpec | Bot], *, seed: int = 1,
     without it they go nowhere."""
     _check_play_arguments(variant, bots, seed, options, isolation, game_id)
     game = find_variant(variant)
-    specs = _told_apart([_spec_of(b) for b in bots])
+    specs = list(told_apart(dict(enumerate(_spec_of(b) for b in bots))).values())
     chosen = {"players": len(specs), **(options or {})}
     check_bots_start([s for s in specs if not isinstance(s, ObjectSpec)], variant=game,
                      isolation=isolation,
                      options=resolve_options(game.name, game.OPTIONS, chosen))
     return play_game(game, specs, seed=seed, options=chosen, isolation=isolation,
-                     game_id=game_id, stderr_dir=_logs_folder(logs))
+                     game_id=game_id, stderr_dir=_logs(logs))
 
 
-def _told_apart(specs: list[BotSpec]) -> list[BotSpec]:
-    """Bot objects of one class named ``GreedyBot``, ``GreedyBot-2``, ...: by class name
-    alone a leaderboard of their games merged them into one bot that always won."""
-    seen: dict[str, int] = {}
-    out = []
-    for spec in specs:
-        if isinstance(spec, ObjectSpec):
-            seen[spec.name] = seen.get(spec.name, 0) + 1
-            if seen[spec.name] > 1:
-                spec = dataclasses.replace(spec, name=f"{spec.name}-{seen[spec.name]}")
-        out.append(spec)
-    return out
-
-
-def _logs_folder(logs: str | Path | None) -> Path | None:
+def _logs(logs: object) -> Path | None:
     """The ``logs`` folder, made if it is not there; BadInput where it cannot be one."""
-    if logs is None:
-        return None
-    if not isinstance(logs, str | Path) or not str(logs):
+    if logs is not None and (not isinstance(logs, str | Path) or not str(logs)):
         raise BadInput(f"logs: expected a folder path, got {shown(logs)}")
-    folder = Path(logs)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BadInput(f"logs: {folder}: cannot make the folder ({exc.strerror or exc})"
-                       ) from exc
-    return folder
+    return logs_folder(None if logs is None else Path(logs), f"logs: {logs}")
 
 
 def _check_play_arguments(variant: object, bots: object, seed: object, options: object,

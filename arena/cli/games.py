@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, cast
@@ -28,7 +25,7 @@ from arena.records import GameRecord
 from arena.referee import FaultEvent, Referee, play_game
 from arena.replay import Table, steps
 from arena.seats.bot import BUILTIN_BOTS, BotSpec
-from arena.seats.make import Isolation, Seat, make_seat
+from arena.seats.make import Isolation, Seat, logs_folder, make_seat, told_apart
 from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED
 from arena.variants import find_variant
@@ -67,7 +64,7 @@ def play(
         raise BadInput(f"--isolation {isolation!r}: expected inprocess or process")
     named, commands = bots or [], command or []
     _check_flags_apply(named, commands, isolation=isolation, logs=logs, clock=clock)
-    _make_logs_folder(logs)
+    logs_folder(logs, f"--logs {logs}")
     game_cls = find_variant(variant)
     options = parse_option_args(option)
     if not named and not commands:
@@ -111,25 +108,6 @@ def _check_flags_apply(named: list[str], commands: list[str], *, isolation: str,
                        f"{HUMAN} (the bots always are)")
 
 
-def _make_logs_folder(logs: Path | None) -> None:
-    """Make the --logs folder first: a path that cannot be one (a file, a device, a place
-    no folder can be made) is refused in one line, not when the first bot starts."""
-    if logs is None:
-        return
-    try:
-        logs.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        problem = "exists and is not a folder"
-    except OSError as exc:
-        problem = f"cannot be made ({exc.strerror or exc})"
-    else:
-        writable = os.access(logs, os.W_OK | os.X_OK)
-        problem = "" if writable else "is a folder this user cannot write"
-    if problem:
-        raise BadInput(f"--logs {logs}: {problem}; expected a folder for the bots' stderr "
-                       "logs")
-
-
 def _with_a_person(game_cls: type[Game], specs: dict[int, BotSpec], person: int, *,
                    seed: int, options: dict[str, Any], isolation: Isolation,
                    logs: Path | None, clocked: bool, faults: list[FaultEvent]) -> GameRecord:
@@ -148,28 +126,6 @@ def _with_a_person(game_cls: type[Game], specs: dict[int, BotSpec], person: int,
     finally:
         for seat in seats:
             seat.close()
-
-
-def told_apart(specs: dict[int, BotSpec]) -> dict[int, BotSpec]:
-    """Different bots of one class name (two students' ``Bot``) named by their files, so
-    that the result table tells them apart; one bot in two seats keeps its name."""
-    runs: dict[str, set[object]] = {}
-    for spec in specs.values():
-        runs.setdefault(spec.name, set()).add(spec.command or spec.target)
-    return {seat: dataclasses.replace(spec, name=_by_file(spec))
-            if len(runs[spec.name]) > 1 else spec for seat, spec in specs.items()}
-
-
-def _by_file(spec: BotSpec) -> str:
-    """``olivia/bot.py:Bot`` as ``olivia-bot``: a bot's name is also its log's file name (so
-    no ``/`` in it) and a terminal shows it (so its folders' controls are escaped)."""
-    where = spec.command[-1] if spec.command else spec.target.rpartition(":")[0]
-    path = Path(where)
-    with contextlib.suppress(ValueError):
-        path = path.resolve().relative_to(Path.cwd())
-    if where.endswith((".py", ".js", ".sh")):
-        path = path.with_suffix("")
-    return printable("-".join(w for w in path.parts if w not in ("/", ".."))) or spec.name
 
 
 def turn_log(record: GameRecord, faults: Sequence[FaultEvent] = ()) -> list[str]:

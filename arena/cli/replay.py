@@ -20,7 +20,7 @@ from arena.records import GameRecord, games_file, read_games
 from arena.referee import play_game
 from arena.replay import Step, public_text, steps
 from arena.tournament.config import SEED
-from arena.tournament.results import sides
+from arena.tournament.results import sides, teams_of
 from arena.variants import find_variant
 
 LISTED = 20  # game ids named when the one asked for is not in the folder (the first, by id)
@@ -57,7 +57,7 @@ def replay(
         raise BadInput(f"--seat {seat}: the game has seats 0 to {len(record.seats) - 1}")
     out = show.console()
     names = [s.bot for s in record.seats]
-    teams = find_variant(record.variant).team_labels(record.options)
+    teams = teams_of([record])
     partners = "" if teams is None else \
         f" (teams: seats {sides([str(i) for i in range(len(names))], teams)})"
     title = f"game {show.plain(record.id)}" if seed is None else "arena play's game"  # its
