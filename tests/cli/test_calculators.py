@@ -281,6 +281,19 @@ def test_r51_5_meld_points_from_the_rule_examples() -> None:
     assert as_json("meld", "rummy51", "AH", "2H", "3H", "-o", "ace_high_value=11")["points"] == 6
 
 
+def test_r51_5_mar_7_a_run_of_all_thirteen_ranks_counts_its_ace_high() -> None:
+    """R51-5, MAR-7, COM-2: a run of all 13 ranks is both A-2-...-K and 2-...-K-A, so its ace
+    is high, as laid after the king, and counts 10 (it had counted 1, as in A-2-3)."""
+    suit = [f"{r}S" for r in (*range(2, 11), "J", "Q", "K")]
+    for variant, cards in (("rummy51", [*suit, "AS"]), ("rummy51", ["AS", *suit]),
+                           ("rummy51", [*suit, "JK=AS"]), ("moroccan", [*suit, "AS"])):
+        report = as_json("meld", variant, *cards)
+        assert (report["valid"], report["points"]) == (True, 94), (variant, cards)
+    assert as_json("meld", "rummy51", *suit, "AS", "-o", "ace_high_value=11")["points"] == 95
+    assert as_json("meld", "rummy51", "AS", *suit[:-1])["points"] == 75  # A to Q: low
+    assert opening("rummy51", " ".join([*suit, "AS"]), level="90")["opens"] is True
+
+
 def test_com_15_meld_reads_the_named_joker_and_asks_when_two_cards_fit() -> None:
     named = as_json("meld", "rummy51", "JK=8H", "6H", "7H")
     assert named == {"valid": True, "kind": "sequence", "reason": None,

@@ -32,8 +32,10 @@ def is_set(cards: Sequence[Card]) -> bool:
 
 
 def is_low(cards: Sequence[Card]) -> bool:
-    """A run with its ace low (A-2-3...), where the ace counts 1 (R51-5, MAR-7)."""
-    return not is_set(cards) and any(c.rank == 2 for c in cards)
+    """A run with its ace low (A-2-3...), where the ace counts 1 (R51-5, MAR-7). A run of all
+    13 ranks is also 2-...-K-A, so its ace is read high, the count the player can claim."""
+    ranks = {c.rank for c in cards}
+    return len(ranks) > 1 and 2 in ranks and 13 not in ranks
 
 
 def meld_points(cards: Sequence[Card], *, ace: int) -> int:
