@@ -256,6 +256,20 @@ def test_r51_8_tournante_taken_by_the_next_seat() -> None:
     assert not game.first_cycle and game.view(0).legal_draws == ("stock", "discard")
 
 
+def test_com_11_com_1_neither_copy_of_a_taken_card_is_discarded_that_turn() -> None:
+    """COM-11 with COM-1's equal copies: the taken 8H goes to the table, and the other 8H in
+    the hand may not be thrown in its place; another card may."""
+    game = r51_game(["KC KD KS QS QH QD 6H 7H 8H 4D 10D 3C 5C 7S 9H",
+                     "AS 4S 7S 10S 2H 5H 8H JH 3D 6D 9D QD 2C 9C"], stock="2S 3H 4C 8C")
+    for move in ("discard 9H", "stock", "discard 2S", "stock",
+                 "meld KC KD KS; meld QS QH QD; discard 3H", "stock", "discard 8H", "discard"):
+        play(game, move)
+    assert game.hands[0].count(card("8H")) == 2
+    assert refused(game, "meld 6H 7H 8H; discard 8H").rule == "COM-11"
+    play(game, "meld 6H 7H 8H; discard 4D")
+    assert game.pile[-1] == card("4D") and card("8H") in game.hands[0]
+
+
 def test_r51_8_untaken_tournante_goes_under_the_discard_pile() -> None:
     game = r51_game([JUNK_15, JUNK_14], stock="8C 7C 4C")
     first_cycle(game, "KS", "8C")
