@@ -128,7 +128,7 @@ specs = [BotSpec("hostile", command=("/bin/sh", script)),
 record = play_game(find_variant("indian13"), specs, seed=3, isolation="process",
                    options={"players": 2, "draw_cap": 12}, stderr_dir=logs,
                    clock=Clock(draw_ms=1000, play_ms=1000),
-                   limits=Limits(startup_ms=2000, grace_ms=500))
+                   limits=Limits(startup_ms=30_000, grace_ms=500))
 print(record.to_json())
 """
 
@@ -269,8 +269,8 @@ def test_a_bot_that_crashes_and_restarts_keeps_its_log_within_stderr_bytes(
     at the default cap)."""
     script = tmp_path / "chatty.sh"
     script.write_text(textwrap.dedent(CHATTY_CRASHER).strip() + "\n", "utf-8")
-    play = PLAY.replace("Limits(startup_ms=2000, grace_ms=500)",
-                        "Limits(startup_ms=2000, grace_ms=500, stderr_bytes=20_000)")
+    play = PLAY.replace("Limits(startup_ms=30_000, grace_ms=500)",
+                        "Limits(startup_ms=30_000, grace_ms=500, stderr_bytes=20_000)")
     done = subprocess.run([sys.executable, "-c", play, str(script), str(tmp_path / "logs")],
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -612,10 +612,10 @@ def test_a_seat_slow_to_start_does_not_fault_the_seats_read_after_it() -> None:
     one's ready in turn, each against its own start-up limit: an honest seat whose ready
     came in time, read only after waiting out a slow seat before it, used to count as not
     started (a crash, then a forfeit), so a losing bot could make a game level."""
-    slow = adversary("SlowStarter", seconds=4.0)
+    slow = adversary("SlowStarter", seconds=20.0)  # the honest seat gets room to start
     record = play_game(Indian13, [slow, RANDOM], seed=5, isolation="process",
                        options={"players": 2, "draw_cap": 6}, clock=ROOMY,
-                       limits=dataclasses.replace(LIMITS, startup_ms=2500))
+                       limits=dataclasses.replace(LIMITS, startup_ms=8000))
     assert faults(record, 1) == {}, faults(record, 1)
     assert faults(record, 0).get("crash", 0) > 0, faults(record, 0)
 
