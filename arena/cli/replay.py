@@ -75,7 +75,16 @@ def replay(
     except ValueError as exc:
         raise BadInput(f"{source}: {exc}: the record does not replay") from exc
     out.print(f"final totals {list(record.totals)}, ranks {list(record.ranks)} "
-              f"({record.termination})")
+              f"({_ending(record)})")
+
+
+def _ending(record: GameRecord) -> str:
+    """How a game ended, naming the seats that forfeited: "(forfeit)" alone left a reader
+    to guess which seat had lost that way (both, at times)."""
+    gave_up = [f"seat {i} {show.plain(s.bot)}" for i, s in enumerate(record.seats)
+               if s.forfeit]
+    return f"{record.termination}: {', '.join(gave_up)}" if gave_up else \
+        str(record.termination)
 
 
 def _wait(out: Console) -> None:
@@ -94,7 +103,7 @@ def _list_games(where: str) -> None:
     for r in records:
         seats = ", ".join(f"{s.bot} {total}" for s, total in zip(r.seats, r.totals,
                                                                    strict=True))
-        typer.echo(f"{r.id}  {seats}  ({r.termination})")
+        typer.echo(f"{r.id}  {seats}  ({_ending(r)})")
 
 
 def _recorded(where: Sequence[str]) -> tuple[str, GameRecord]:

@@ -42,6 +42,7 @@ class Standing:
     elo_high: float | None
     openskill: float
     faults: int
+    forfeits: int  # games it forfeited (COM-6): each lost to every seat that did not
     los_next: float | None  # % likelihood of superiority over the next bot down
 
 
@@ -51,6 +52,7 @@ class _Tally:
     wins: dict[str, float]
     rank_sum: dict[str, float]
     faults: dict[str, int]
+    forfeits: Counter[str]
 
 
 def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
@@ -62,6 +64,7 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
     wins: dict[str, float] = defaultdict(float)
     rank_sum: dict[str, float] = defaultdict(float)
     faults: dict[str, int] = defaultdict(int)
+    forfeits: Counter[str] = Counter()
     for r in records:
         places = r.ranks if teams is None else _team_places(r.ranks, teams)
         seats = Counter(s.bot for s in r.seats)
@@ -69,6 +72,7 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
             rank_sum[s.bot] += place / seats[s.bot]
             if any(s.faults.values()):
                 faults[s.bot] += sum(s.faults.values())
+            forfeits[s.bot] += s.forfeit
         for bot in seats:
             games[bot] += 1
         if teams is None:
@@ -79,7 +83,7 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
         else:
             for bot, share in _team_wins(r, teams).items():
                 wins[bot] += share
-    return _Tally(games, wins, rank_sum, faults)
+    return _Tally(games, wins, rank_sum, faults, forfeits)
 
 
 def _team_places(ranks: tuple[int, ...], teams: Sequence[int]) -> list[int]:
@@ -109,6 +113,7 @@ class Footing:
     flat: tuple[tuple[str, str], ...]  # (bot, column) of intervals with no spread
     gain: DuplicateGain | None  # what the duplicate deals did to the variance
     unbounded: tuple[str, ...] = ()  # bots whose Elo gap to the rest no result bounds
+    forfeited: tuple[tuple[str, int, int], ...] = ()  # (bot, games forfeited, games), worst
 
     @property
     def has_intervals(self) -> bool:
@@ -156,8 +161,10 @@ def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams:
                  for column, low in (("Elo", r.elo_low), ("points", r.points_low),
                                      ("vs field", r.vs_field_low))
                  if low is None and not (column == "Elo" and r.bot in (fixed, *unbounded)))
+    forfeited = tuple(sorted(((r.bot, r.forfeits, r.games) for r in rows if r.forfeits),
+                             key=lambda f: (-f[1] / f[2], f[0])))
     return Board(rows, Footing(len(records), units, sets, fixed, flat, gain,
-                               unbounded if rated.has_intervals else ()))
+                               unbounded if rated.has_intervals else (), forfeited))
 
 
 def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[Standing]:
@@ -186,6 +193,7 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
             vs_field_low=vs_field[0], vs_field_high=vs_field[1],
             mean_rank=round(tally.rank_sum[bot] / games, 2),
             openskill=round(ordinals[bot], 2), faults=tally.faults[bot],
+            forfeits=tally.forfeits[bot],
             los_next=_los(rated, i, below)))
     return rows
 

@@ -27,12 +27,14 @@ from arena.ratings.terms import check_format
 
 _TABULATE = {"plain": "simple", "github": "github", "markdown": "pipe", "html": "html"}
 
+# csv: one number per column
 HEADERS = ["rank", "bot", "games", "wins", "win %", "mean points", "points low", "points high",
            "vs field", "vs field low", "vs field high", "mean rank", "Elo", "Elo low",
-           "Elo high", "openskill", "faults", "LOS next %"]  # csv: one number per column
+           "Elo high", "openskill", "faults", "forfeits", "LOS next %"]
+# --wide: every column, each interval named after its own
 TABLE_HEADERS = ["rank", "bot", "Elo", "Elo 95% CI", "games", "wins", "win %", "points",
                  "points 95% CI", "vs field", "vs field 95% CI", "mean rank", "openskill",
-                 "faults", "LOS next"]  # --wide: every column, each interval named after its own
+                 "faults", "forfeits", "LOS next"]
 COMPACT_HEADERS = ["rank", "bot", "Elo ± 95%", "games", "win %", "points", "vs field ± 95%",
                    "openskill", "faults", "LOS next"]
 ANCHOR = "anchor"  # the Elo interval cell of the bot the scale is fixed to
@@ -82,7 +84,7 @@ def _wide(rows: Sequence[Standing], anchor: str | None) -> list[list[Any]]:
              r.wins, f"{r.win_pct:.1f}", r.mean_points, _interval(r.points_low, r.points_high, 1),
              r.vs_field,
              _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
-             r.faults, _percent(r.los_next)] for r in rows]
+             r.faults, r.forfeits, _percent(r.los_next)] for r in rows]
 
 
 def _compact(rows: Sequence[Standing], anchor: str | None) -> list[list[str]]:
@@ -144,6 +146,8 @@ def footnotes(footing: Footing, *, wide: bool = False) -> list[str]:
         lines.append(f"No Elo interval for {_some(list(footing.unbounded))}: the results leave "
                      f"a gap open (one side won every comparison, or they never met), so the "
                      f"Elo there rests on the virtual tie.")
+    if footing.forfeited:
+        lines.append(_forfeits(footing.forfeited))
     if footing.gain is not None:
         lines.append(_gain(footing.gain))
     return lines
@@ -165,6 +169,14 @@ def _too_few(footing: Footing) -> str:
     about = "" if footing.games % footing.units == 0 else "about "
     return (f"No intervals or LOS: {_count(footing.units, 'duplicate set')} ({footing.games} "
             f"games); they need {MIN_UNITS} sets, {about}{footing.games_needed} games.")
+
+
+def _forfeits(forfeited: Sequence[tuple[str, int, int]]) -> str:
+    """Who forfeited games: the faults column alone hid a bot that lost most of its games
+    that way (a forfeiting seat is asked no more, so its faults stay few)."""
+    shown = [f"{bot} {n} of {games}" for bot, n, games in forfeited]
+    return (f"Forfeited games (COM-6: each a loss to every seat that did not forfeit): "
+            f"{_some(shown)}.")
 
 
 def _gain(gain: DuplicateGain) -> str:

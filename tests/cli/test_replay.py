@@ -143,6 +143,11 @@ def test_a_seat_that_did_not_start_is_not_blamed_on_the_seat_that_acted(
     assert not any(line.startswith("seat 0") for line in faults), faults
     first = packed_steps(steps(record))[1]
     assert first["s"] == 0 and "f" not in first and first["o"] == [[1, "crash"]], first
+    # the forfeit names its seat, in the game's last line and in the folder's list
+    assert lines[-1].endswith("(forfeit: seat 1 nostart)"), lines[-1]
+    listed = [line for line in shown(str(folder)).splitlines() if line.startswith(record.id)]
+    assert listed == [f"{record.id}  greedy {record.totals[0]}, nostart {record.totals[1]}  "
+                      "(forfeit: seat 1 nostart)"], listed
 
 
 def test_step_waits_for_enter_and_input_running_out_plays_through(played: Path) -> None:

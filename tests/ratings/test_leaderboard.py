@@ -181,7 +181,7 @@ def test_json_parses_to_standings() -> None:
     parsed = json.loads(render(rows, "json"))
     assert [Standing(**r) for r in parsed] == rows
     assert set(parsed[0]) == {"rank", "bot", "games", "wins", "win_pct", "mean_points",
-                              "mean_rank", "elo", "faults", "elo_low", "elo_high",
+                              "mean_rank", "elo", "faults", "forfeits", "elo_low", "elo_high",
                               "points_low", "points_high", "vs_field", "vs_field_low",
                               "vs_field_high", "openskill", "los_next"}
 
@@ -583,6 +583,28 @@ def test_a_seat_that_forfeits_loses_its_comparisons_whatever_its_total() -> None
     meetings = {(m.bot, m.opponent): m.score for m in head_to_head(games)}
     assert meetings[("plays", "quits")] == 20
     assert rows["quits"].mean_points == 0.0  # its points stay what it scored
+
+
+def test_forfeits_are_a_column_and_a_line_under_every_table() -> None:
+    """COM-6: a bot that forfeited most of its games showed only its faults (a forfeiting
+    seat is asked no more) and the best points; a teacher sharing the leaderboard or the
+    report could not see it had lost them by forfeit."""
+    games = [forfeited(["quits", "plays"], [0, 80], 0, f"a{i}") for i in range(3)] + \
+            [record(["plays", "quits"], [80, 10], gid=f"b{i}") for i in range(2)]
+    result = board(games)
+    rows = by_bot(result.rows)
+    assert (rows["quits"].forfeits, rows["plays"].forfeits) == (3, 0)
+    assert result.footing.forfeited == (("quits", 3, 5),)
+    line = ("Forfeited games (COM-6: each a loss to every seat that did not forfeit): "
+            "quits 3 of 5.")
+    assert line in footnotes(result.footing)
+    for fmt in ("plain", "github", "html"):
+        assert html.escape(line) in render(result.rows, fmt, footing=result.footing), fmt
+    wide = render(result.rows, "plain", wide=True, footing=result.footing)
+    assert "forfeits" in wide.splitlines()[0]
+    assert [r["forfeits"] for r in json.loads(render(result.rows, "json"))] == \
+        [rows[r.bot].forfeits for r in result.rows]
+    assert "forfeit" not in "".join(footnotes(board(games[3:]).footing))
 
 
 def test_no_los_where_every_resample_gives_the_same_gap() -> None:
