@@ -160,7 +160,7 @@ class Referee:
         for seat, s in enumerate(self.seats):  # every seat was told; now each must be ready
             fault = begun[seat] or s.ready()
             if fault:
-                self._fault(seat, fault, "bot did not start")
+                self._fault(seat, fault, "bot did not start", s.start_error)
                 self._forfeit_dead(seat, "it did not start")
         rounds_seen = 0
         while not game.finished:

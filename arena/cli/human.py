@@ -74,6 +74,7 @@ class HumanSeat:
         self.seen = 0  # public events of the round already shown
         self.round = 0
         self.seat = 0
+        self.start_error = ""  # a person always starts
 
     def bind(self, referee: Referee) -> None:
         """Refuse answers the referee would: each is tried on a copy of its game first."""

@@ -27,6 +27,8 @@ Isolation = Literal["process", "inprocess"]
 class Seat(Protocol):
     """What the referee needs from a seat (in-process or isolated)."""
 
+    start_error: str  # why its last start failed, in one line, for the referee's log
+
     def launch(self) -> None: ...
 
     def begin(self, info: GameInfo) -> str | None: ...

@@ -31,6 +31,7 @@ from arena.seats.sandbox import (
     new_workdir,
 )
 from arena.seats.seat import Answer, Confinement, Limits, within_cap
+from arena.seats.start_error import why_not_started
 
 MAX_TREE = 256  # processes read to add up a bot's CPU without a cgroup (its cap is 64)
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
@@ -63,6 +64,8 @@ class ProcessSeat:
         self.buffer = b""
         self.overlong = False  # the line being read was refused as too long
         self.unread = ""  # what the last unreadable line said, for the log
+        self.start_error = ""  # why the last start failed, for the log
+        self.log_mark = 0  # the size of its stderr log when its last start began
         self.next_id = 0
         self.misread: set[int] = set()  # requests a stray line answered: their replies late
         self.owed: set[int] = set()  # requests given up on (timeouts): their late replies
@@ -276,6 +279,7 @@ class ProcessSeat:
         """Send the start of a game without waiting for ``ready`` (the referee starts every
         seat, then waits for them all: a game child's fork overlaps the others')."""
         self.info = info
+        self.log_mark = _size(self.stderr_path)
         self.misread = {i for i in self.misread if i >= self.game_first_id}
         self.owed = {i for i in self.owed if i >= self.game_first_id}  # the last game's
         self.answered = set()
@@ -289,6 +293,7 @@ class ProcessSeat:
         self.ready_by = time.monotonic() + self.limits.startup_ms / 1000
         if not self._send(hello(info)):
             self._kill()
+            self.start_error = "it did not read the start of its game"
             return "crash"
         return None
 
@@ -296,7 +301,11 @@ class ProcessSeat:
         """Wait for the ``ready`` of the game begun; a fault kind if it does not come."""
         reply = self._reply(None, self.ready_by)
         if isinstance(reply, str) or reply.get("type") != "ready":
-            self._kill()
+            self._kill()  # its stderr is then all in its log
+            self.start_error = why_not_started(
+                _read_from(self.stderr_path, self.log_mark), reply == "timeout",
+                self.unread if reply == "unreadable" else "",
+                command=self.new_process_each_game, kept=self.stderr_path is not None)
             return "crash" if reply in ("crash", "timeout") else "unreadable"
         return None
 
@@ -308,15 +317,14 @@ class ProcessSeat:
             fault = self.ready()
             if fault is not None or self.proc is None:
                 return Answer(None, fault or "crash", (time.monotonic() - began) * 1000,
-                              "the bot did not start again", dead=True)
+                              self._not_again(), dead=True)
         elif self.proc is None or self.proc.poll() is not None or self._overdue():
             lost = self._lost()  # died, or stopped silent past its grace: a crash
             began = time.monotonic()
             fault = self._restart()
             waited = (time.monotonic() - began) * 1000
             if fault is not None or self.proc is None:
-                return Answer(None, fault or "crash", waited, "the bot did not start again",
-                              dead=True)
+                return Answer(None, fault or "crash", waited, self._not_again(), dead=True)
             if lost:
                 return Answer(None, "crash", waited, f"{lost}; started again")
         self.next_id += 1
@@ -366,6 +374,11 @@ class ProcessSeat:
             return Answer(None, "unreadable", elapsed,
                           f"its reply has no action text: {_said(_json_text(reply).encode())}")
         return Answer(action, None, elapsed)
+
+    def _not_again(self) -> str:
+        """Why a bot started again mid-game is lost to it, for the log."""
+        return f"the bot did not start again: {self.start_error}" if self.start_error else \
+            "the bot did not start again"
 
     def _ended(self) -> str:
         """Why a reply cannot come (its output ended): the bot died, with its exit status,
@@ -514,6 +527,26 @@ def _json_text(value: object) -> str:
         return orjson.dumps(value).decode()
     except TypeError:  # nested too deep to write
         return f"<a JSON {type(value).__name__} nested too deep to quote>"
+
+
+def _size(log: Path | None) -> int:
+    """The size of a log file (0 when there is none yet)."""
+    try:
+        return 0 if log is None else log.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read_from(log: Path | None, offset: int, most: int = 1 << 16) -> str:
+    """What a log gained past ``offset`` (its first ``most`` bytes): this start's words."""
+    if log is None:
+        return ""
+    try:
+        with log.open("rb") as text:
+            text.seek(offset)
+            return text.read(most).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def drain_into(pipe: int, log: Path, cap: int) -> None:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, TypeVar
 from arena.actions import Draw, Play
 from arena.engine.view import RoundSummary, View
 from arena.seats.bot import BOT_FAILURES, Bot, BotSpec, GameInfo, call_hook
+from arena.seats.start_error import first_error_line
 
 
 class Answer(NamedTuple):
@@ -151,6 +152,7 @@ class InProcessSeat:
         self.bot: Bot | None = None
         self.info: GameInfo | None = None
         self.out = None if stderr is None else BotLog(stderr, self.limits.stderr_bytes)
+        self.start_error = ""
 
     def start(self, info: GameInfo) -> str | None:
         """Make the game's bot instance; a fault kind if it cannot start."""
@@ -159,12 +161,12 @@ class InProcessSeat:
             self.bot = self._run(self.limits.startup_ms / 1000, self._made, info)
         except Overran:
             self.bot = None
-            self._note(f"stopped: still starting after {self.limits.startup_ms} ms "
-                       "(limits.startup_ms)")
+            self.start_error = self._note(f"stopped: still starting after "
+                                          f"{self.limits.startup_ms} ms (limits.startup_ms)")
             return "crash"
         except BOT_FAILURES as exc:
             self.bot = None
-            self._log(exc)
+            self.start_error = first_error_line(self._log(exc))
             return "crash"
         return None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -20,12 +21,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import reporting_bot_config, writable_by_bots
+from conftest import bot_target, reporting_bot_config, writable_by_bots
 from typer.testing import CliRunner
 
 from arena.cli.app import app
-from arena.seats import confine, sandbox, startup
+from arena.referee import play_game
+from arena.seats import confine, sandbox, start_error, startup
 from arena.seats.bot import BotSpec
+from arena.seats.make import Isolation
 from arena.seats.seat import Limits
 from arena.seats.startup import start_problems
 from arena.variants import find_variant
@@ -326,7 +329,7 @@ def test_a_command_bot_s_start_error_says_what_it_wrote_or_how_to_flush(
 ])
 def test_the_quoted_line_is_the_reason_not_a_warning_before_it(stderr: str, line: str) -> None:
     """A warning printed first is passed over; alone, it is still the best clue."""
-    assert startup.first_error_line(stderr) == line
+    assert start_error.first_error_line(stderr) == line
 
 
 def test_a_missing_script_is_named_by_the_path_the_config_meant(tmp_path: Path) -> None:
@@ -468,3 +471,23 @@ def test_seat_caps_match_the_files_of_a_seats_groups() -> None:
     mine = f"r{os.getpid()}-*"
     root = sandbox.CGROUP_ROOT
     assert [*root.glob(f"*/rummy-arena/{mine}"), *root.glob(f"rummy-arena/{mine}")] == []
+
+
+@pytest.mark.parametrize(("cls", "isolation", "why"), [
+    ("BrokenStart", "process", "RuntimeError: no luck today"),
+    ("BrokenStart", "inprocess", "RuntimeError: no luck today"),
+    ("SlowStart", "process", "it did not say ready in time (limits.startup_ms)"),
+    ("SlowStart", "inprocess", "stopped: still starting after 1500 ms (limits.startup_ms)"),
+])
+def test_a_seat_that_does_not_start_in_a_game_is_logged_with_its_reason(
+        cls: str, isolation: Isolation, why: str, caplog: pytest.LogCaptureFixture,
+        tmp_path: Path) -> None:
+    """During a tournament arena.log said only "bot did not start", where `arena validate`
+    quotes the bot's error or names the limit; an organiser went looking in an empty log."""
+    specs = [BotSpec("late", bot_target(cls)), BotSpec("random", "bots.random_bot:RandomBot")]
+    with caplog.at_level(logging.INFO, logger="arena.referee"):
+        play_game(find_variant("indian13"), specs, seed=2, isolation=isolation,
+                  options={"players": 2, "draw_cap": 4}, limits=Limits(startup_ms=1500),
+                  stderr_dir=tmp_path)
+    lines = [r.getMessage() for r in caplog.records if "seat 0 (late) crash" in r.getMessage()]
+    assert lines[0] == f"game seat 0 (late) crash: bot did not start: {why}", lines
