@@ -330,9 +330,11 @@ def test_mar_9_a_meld_with_a_joker_counts_0_toward_a_first_lay_down() -> None:
 @pytest.mark.parametrize(("args", "reason"), [
     (["meld", "rummy51", "9S", "9S", "9H"], "R51-6: a set needs natural cards of distinct"),
     (["meld", "rummy71", "JK", "4H", "JK"], "R51-6: at most 1 wild card(s)"),
-    (["meld", "moroccan", "KS", "AS", "2S"], "MAR-6: ranks are not consecutive"),
+    (["meld", "moroccan", "KS", "AS", "2S"], "MAR-6: ranks are not consecutive (the ace is "
+                                             "low or high, never both)"),
     (["meld", "indian13", "4H", "9D", "6D", "--wild", "9D"], "IND-12: natural cards"),
-    (["meld", "three_thirteen", "QS", "KS", "AS", "--round", "3"], "TT-9: ranks"),
+    (["meld", "three_thirteen", "QS", "KS", "AS", "--round", "3"],  # TT-9: low only
+     "TT-9: ranks are not consecutive (the ace is low only)"),
 ])
 def test_meld_exits_0_and_says_why_an_invalid_one_is_invalid(args: list[str],
                                                              reason: str) -> None:
