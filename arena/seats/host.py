@@ -71,30 +71,35 @@ ERROR_CHARS = 8000  # at most this much of a traceback travels in an error reply
 BOT_PATHS: list[str] = []  # the bot's own folders (--path): its code, never preloaded
 
 
-def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> None:
+def serve(target: str, params: dict[str, Any], stdin: int, stdout: BinaryIO) -> int:
     """Answer requests until the referee closes the pipe or says quit.
 
     This process never runs the bot's own code: each game is played by a child forked at
     its ``start_game``, which imports the bot and reads the game's messages. When the game
     ends the child must exit, so the bot's memory, and anything it left running or on its
-    scratch disk, ends with its game: a duplicate deal cannot be recognised."""
+    scratch disk, ends with its game: a duplicate deal cannot be recognised. Returns the exit
+    status for this process: a game child's that died mid-game, so the referee's log says
+    how the bot ended (``sys.exit(3)`` read "exit status 0")."""
     trusted = preload(target)
     reader = LineReader(stdin)
     while (raw := reader.next()) is not None:
         msg = orjson.loads(raw)
         kind = msg.get("type")
         if kind == "quit":
-            return
+            return 0
         if kind != "start_game":
             continue  # news of a game already over (its child is gone): nothing to do
-        if not _game(trusted or target, params, msg, reader, stdout):
-            return  # quit, end of input, or the game child died: the referee sees EOF
+        ended = _game(trusted or target, params, msg, reader, stdout)
+        if ended is not None:
+            return ended  # quit, end of input, or the game child died: the referee sees EOF
+    return 0
 
 
 def _game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineReader,
-          stdout: BinaryIO) -> bool:
+          stdout: BinaryIO) -> int | None:
     """Fork the game's child, which reads the referee's lines itself, and wait for it to
-    exit: True once it ended its game on ``end_game``, and this process may serve the next.
+    exit: None once it ended its game on ``end_game``, and this process may serve the next;
+    else the exit status this process ends with (the child's, 128 + N for signal N).
     The referee sends the next game's start only after this process's word that the child
     (and everything it left running) is gone; a child that does not end is the referee's to
     kill, with this whole process."""
@@ -104,12 +109,13 @@ def _game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader: LineR
         os._exit(_child_game(bot, params, hello, reader, stdout))
     reader.buffer = b""  # anything read past the start message was the child's to read
     _, status = os.waitpid(child, 0)
-    if os.waitstatus_to_exitcode(status) != GAME_OVER:
-        return False  # quit, end of input, or the child died mid-game: the referee sees EOF
+    code = os.waitstatus_to_exitcode(status)
+    if code != GAME_OVER:
+        return code if code >= 0 else 128 - code  # quit, end of input, or died mid-game
     if not _forget_game():  # before the word: nothing of this game may read the next
-        return False  # one's start; what could not be deleted ends this sandbox instead
+        return 1  # one's start; what could not be deleted ends this sandbox instead
     _send(stdout, {"type": HOST_ENDED})
-    return True
+    return None
 
 
 def preload(target: str) -> Any:
@@ -209,7 +215,10 @@ def _child_game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader:
         use_precompiled()
         cls = load_class(bot) if isinstance(bot, str) else bot
         code = play(cls, params, hello, reader, stdout)
-    except BaseException:  # the bot failed to start: the referee counts a crash
+    except SystemExit as exc:  # the bot ended its process: its status is the host's to say
+        traceback.print_exc()
+        code = exc.code if isinstance(exc.code, int) and exc.code != GAME_OVER else 1
+    except BaseException:  # the bot failed to start, or raised past a decision: a crash
         traceback.print_exc()
         code = 1
     sys.stderr.flush()
@@ -376,7 +385,29 @@ def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> di
         sys.stderr.write(trace)  # the bot's log, as for any bot that raises
         sys.stderr.flush()
         return {"error": trace[-ERROR_CHARS:]}
-    return {"action": str(answer)}
+    try:
+        return {"action": _as_text(answer)}
+    except Exception as exc:  # an unreadable answer, as the referee calls one in process;
+        traceback.print_exc()  # "action": null says so on the wire (docs/protocol.md)
+        sys.stderr.flush()
+        why = str(exc) if isinstance(exc, _NotAnAnswer) else \
+            f"its answer raised {type(exc).__name__} as it was read"
+        return {"action": None, "why": why}
+
+
+class _NotAnAnswer(TypeError):
+    """An answer of no type the referee reads."""
+
+
+def _as_text(answer: object) -> str:
+    """The text of a bot's answer, read as the referee reads one in process: its own
+    types as they print, a subclass of ``str`` as its characters; a ``Draw`` or ``Play``
+    subclass may print otherwise, and may raise (caught by the caller)."""
+    if isinstance(answer, str):
+        return str.__add__("", answer)
+    if isinstance(answer, Draw | Play):
+        return str(answer)
+    raise _NotAnAnswer(f"expected a Draw, a Play or their text, got {type(answer).__name__}")
 
 
 USAGE = "usage: python -m arena.seats.host package.module:Class ['{json params}'] [--path DIRS]"
@@ -402,7 +433,7 @@ def main(argv: list[str] | None = None) -> None:
     importlib.import_module("bots")  # the built-in bots, found where arena is installed
     sys.path.extend(paths)
     BOT_PATHS[:] = paths
-    serve(args[0], params, sys.stdin.fileno(), replies)
+    sys.exit(serve(args[0], params, sys.stdin.fileno(), replies))
 
 
 if __name__ == "__main__":

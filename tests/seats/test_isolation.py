@@ -1207,3 +1207,44 @@ def test_a_lower_hard_limit_of_the_arena_is_kept_not_raised() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [f"({low_memory},", f"{low_memory})",
                                    f"({low_files},", f"{low_files})"]
+
+
+ENDS_ITSELF = """\
+import os, sys
+
+
+class Weird:
+    def __str__(self):
+        raise ValueError("no text for you")
+
+
+class Bot:
+    def draw(self, view):
+        {how}
+
+    def play(self, view):
+        return "discard " + str(view.drawn or view.hand[-1])
+"""
+
+
+@pytest.mark.parametrize(("how", "kind", "said"), [
+    ("sys.exit(3)", "crash", "the bot died (exit status 3)"),
+    ("os._exit(7)", "crash", "the bot died (exit status 7)"),
+    ("return Weird()", "unreadable", "expected a Draw, a Play or their text, got Weird"),
+])
+def test_an_isolated_python_bot_s_end_or_odd_answer_is_told_as_it_is(
+        tmp_path: Path, how: str, kind: str, said: str) -> None:
+    """Its host said "exit status 0" whatever status the bot's process ended with, and an
+    answer of no readable type, whose text raised, ended the game's child (a crash, its
+    memory lost), where in process it is one unreadable answer."""
+    (tmp_path / "ender.py").write_text(ENDS_ITSELF.format(how=how), "utf-8")
+    events: list[FaultEvent] = []
+    ends_the_process = how.startswith("os._exit")  # in process, this one (test) process
+    for isolation in ("process",) if ends_the_process else ("process", "inprocess"):
+        events.clear()
+        play_game(Indian13, [BotSpec("ender", f"{tmp_path / 'ender.py'}:Bot"), RANDOM],
+                  seed=4, isolation=isolation, options={"players": 2, "draw_cap": 3},
+                  clock=ROOMY, stderr_dir=tmp_path / isolation, on_fault=events.append)
+        assert {e.kind for e in events} == {kind}, (isolation, events)
+        if isolation == "process" or kind == "unreadable":
+            assert said in events[0].detail, (isolation, events[0])
