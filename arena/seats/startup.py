@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from arena.seats import confine, sandbox
 from arena.seats.bot import BotSpec, GameInfo, own_folder
 from arena.seats.make import Isolation, make_seat
 from arena.seats.seat import Limits
-from arena.seats.start_error import why_not_started
 
 MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 
@@ -37,18 +35,12 @@ def start_problems(specs: Sequence[BotSpec], *, variant: type[Game],
         seats = [make_seat(s, isolation=isolation, limits=limits, stderr_dir=Path(logs),
                            hide=hide) for s in unique]
         try:
-            began = time.monotonic()
             faults = [seat.begin(info) for seat in seats]
             faults = [fault or seat.ready() for fault, seat in zip(faults, seats, strict=True)]
-            waited_ms = (time.monotonic() - began) * 1000
         finally:
             for seat in seats:
                 seat.close()
-        return [_problem(spec, _error_line(Path(logs) / f"{spec.name}.stderr.log",
-                                           waited_ms >= limits.startup_ms,
-                                           getattr(seat, "unread", "") if
-                                           fault == "unreadable" else "",
-                                           command=spec.command is not None))
+        return [_problem(spec, seat.start_error)
                 for spec, seat, fault in zip(unique, seats, faults, strict=True)
                 if fault is not None]
 
@@ -79,15 +71,6 @@ def _too_wide_hint(spec: BotSpec, error: str) -> str:
         return ""
     return (f" ({top!r} sits beside it in {file.parent}, a folder no bot is given: put the "
             f"bot and its modules in a folder of their own)")
-
-
-def _error_line(log: Path, timed_out: bool, wrote: str = "", *, command: bool = False) -> str:
-    """Why the bot did not start, from what it wrote to its stderr log."""
-    try:
-        text = log.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        text = ""
-    return why_not_started(text, timed_out, wrote, command=command)
 
 
 def guard_line() -> str:
