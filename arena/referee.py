@@ -213,6 +213,7 @@ class Referee:
     def _fault_action(self, seat: int) -> None:
         """COM-6: the safe action (COM-10), or a random legal one if the policy says so."""
         game = self.game
+        rounds = len(game.results)
         random_ok = self.policy.policy == "random_legal" and not self.tally[seat].forfeit
         action = self._random_action() if random_ok else game.safe_action()
         try:
@@ -220,15 +221,19 @@ class Referee:
         except IllegalAction:
             action = game.safe_action()
             remedy = game.apply(action)
-        if isinstance(action, Draw) and self._owes_play(seat) and game.turn.drawn is not None:
+        if isinstance(action, Draw) and self._owes_play(seat, rounds) and \
+                game.turn.drawn is not None:
             remedy = game.apply(game.safe_action())  # COM-10: discard the card just drawn
-        if remedy is not None and self._owes_play(seat):
+        if remedy is not None and self._owes_play(seat, rounds):
             game.apply(game.safe_action())  # COM-10: then the stock card drawn in its place
 
-    def _owes_play(self, seat: int) -> bool:
-        """The same seat still has the play decision of its turn to make."""
+    def _owes_play(self, seat: int, rounds: int) -> bool:
+        """The same seat still has the play decision of its turn to make (of the round
+        that was on when ``rounds`` rounds had ended: a remedy's draw from a dead stock
+        ends it, and the seat may deal the next, whose first play is its own to make)."""
         game = self.game
-        return not game.finished and game.to_act == seat and game.decision == "play"
+        return not game.finished and game.to_act == seat and game.decision == "play" and \
+            len(game.results) == rounds
 
     def _random_action(self) -> Action:
         view = self.game.view(self.game.to_act)

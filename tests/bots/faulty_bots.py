@@ -238,3 +238,32 @@ class BrokenEnd(StockBot):
 
     def end_game(self, totals: tuple[int, ...]) -> None:
         raise KeyError("end_game broke")
+
+
+class Scripted:
+    """Answers its ``script`` in order, one text a decision ("RAISE": a crash), and records
+    each decision it is asked as (round, kind, cards held); after the script, as StockBot
+    (or the first card it may discard, when it drew none from the stock)."""
+
+    def __init__(self, script: list[str] | None = None) -> None:
+        self.script = list(script or [])
+        self.asked: list[tuple[int, str, int]] = []
+
+    def _next(self, view: View) -> str | Draw | Play:
+        self.asked.append((view.round, view.decision, len(view.hand)))
+        if self.script:
+            answer = self.script.pop(0)
+            if answer == "RAISE":
+                raise RuntimeError("scripted crash")
+            return answer
+        if view.decision == "draw":
+            return Draw("stock")
+        if view.drawn is not None and view.drawn_from == "stock":
+            return Play(discard=view.drawn)
+        return Play(discard=next(c for c in view.hand if c != view.kept))
+
+    def draw(self, view: View) -> str | Draw | Play:
+        return self._next(view)
+
+    def play(self, view: View) -> str | Draw | Play:
+        return self._next(view)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from conftest import (
     all_cards,
+    bot_target,
     card,
     cards,
     draw_and_discard,
@@ -35,8 +36,9 @@ from arena.cards import Card, deck
 from arena.engine.view import View
 from arena.errors import BadInput, IllegalAction
 from arena.records import replay
-from arena.referee import Clock, FaultPolicy, play_game
+from arena.referee import Clock, FaultPolicy, Referee, play_game
 from arena.seats.bot import BotSpec
+from arena.seats.make import make_seat
 from arena.seats.protocol import ViewDecoder, encode_view
 from arena.variants import find_variant
 from arena.variants.laying.game import LayingRules
@@ -1079,3 +1081,35 @@ def test_r51_7_and_r51_13_refusals_say_what_is_wrong_not_more() -> None:
     with pytest.raises(IllegalAction) as refused:
         game.apply(Play(discard=hand[0], layoffs=(LayOff(0, (Placed(hand[1]),)),)))
     assert str(refused.value) == f"R51-13: lay 0 {hand[1]}: the table has no combination yet"
+
+
+class _DeadStock(Rummy51):
+    """Rummy 51 whose first round deals two hands and leaves no stock at all (COM-12)."""
+
+    def __init__(self, *, seed: int, options: dict[str, Any] | None = None) -> None:
+        per_seat = [cards("KS KH QS QH QD 2S 5S 8S 3H 6H 9H 4D 7D 10D AC"),
+                    cards("AS 4S 7S 10S 2H 5H 8H JH 3D 6D 9D QD 2C KC")]
+        extra = per_seat[0].pop()
+        first = stacked_deck(per_seat, extras=[extra], stock="", dealer=0,
+                             deck_cards=R51_DECK, fill=False)
+        super().__init__(seed=seed, options=options, decks=[first], dealer=0)
+
+
+def test_com_10_r51_22_a_remedy_that_ends_the_round_plays_nothing_of_the_next() -> None:
+    """Seat 1 takes a discard and crashes: the safe action puts the card back and draws
+    from the stock, which is dead, so the round ends (COM-12). Seat 1 deals the next round,
+    and the referee played its first discard (the tournante) without asking it."""
+    scripts = [["discard AC", "discard", "meld KS KH KC; meld QS QH QD; discard 2S"],
+               ["tournante", "discard KC", "discard", "RAISE"]]
+    specs = [BotSpec(f"p{i}", bot_target("Scripted"), {"script": s})
+             for i, s in enumerate(scripts)]
+    seats = [make_seat(s, isolation="inprocess") for s in specs]
+    record = Referee(_DeadStock, seats, ["p0", "p1"], seed=5,
+                     options={"players": 2, "match": {"rounds": 2}},
+                     clock=Clock(draw_ms=5000, play_ms=5000),
+                     faults=FaultPolicy(forfeit_after_consecutive=None)).play()
+    assert record.rounds[0].reason == "dead_stock"
+    assert [sum(s.faults.values()) for s in record.seats] == [0, 1]
+    asked = seats[1].bot.asked  # type: ignore[attr-defined]
+    in_round_2 = [a for a in asked if a[0] == 2]
+    assert in_round_2[0] == (2, "play", 15), asked  # the dealer's first turn: no draw
