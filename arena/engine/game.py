@@ -384,7 +384,16 @@ class Game:
 
     def legal_draws(self) -> tuple[Source, ...]:
         """The draw sources open to the seat to act."""
-        return ("stock", "discard") if self.pile else ("stock",)
+        return ("stock", "discard") if self.pile and not self.all_copies_of_top() else \
+            ("stock",)
+
+    def all_copies_of_top(self) -> bool:
+        """The hand to act holds nothing but copies of the top discard (four jokers in a
+        3-card Three-Thirteen hand): taking it would leave no card to discard, since no copy
+        of a taken card may be discarded that turn (COM-11 with COM-1)."""
+        hand, top = self.hands[self.to_act], self.pile[-1]
+        return bool(hand) and hand[0] == top and hand.count(top) == len(hand)  # mostly the
+        # first card settles it: this runs for every draw decision
 
     def apply(self, action: Action) -> str | None:
         """Check and apply the answer of the seat to act; nothing changes if it is illegal.
@@ -427,6 +436,9 @@ class Game:
 
     def draw_refused(self, source: Source) -> IllegalAction:
         """Why ``source`` is not open now (variants name their own rule)."""
+        if source == "discard" and self.pile and self.all_copies_of_top():
+            return IllegalAction(f"every card in the hand is a copy of {self.pile[-1]}: "
+                                 "taking it would leave nothing to discard", rule="COM-11")
         return IllegalAction(f"cannot draw from the {source} now "
                              f"(legal: {', '.join(self.legal_draws())})", rule=self.draw_rule)
 

@@ -577,3 +577,19 @@ def test_tt_13_greedy_beats_random_and_replays_the_same() -> None:
     assert record.termination == "normal"
     again = play_game(ThreeThirteen, [GREEDY, RANDOM, GREEDY, RANDOM], seed=7)
     assert again.actions == record.actions and again.totals == record.totals
+
+
+def test_com_11_com_1_no_discard_take_that_would_leave_nothing_to_discard() -> None:
+    """Three jokers in a 3-card hand and the fourth on the pile (`jokers: 4`): taking it
+    left only copies of the taken card, none of which may be discarded that turn (COM-11,
+    COM-1), and the safe action itself was refused: the referee's IllegalAction ended the
+    game."""
+    game = tt_game(["4C 8D QS", "JK JK JK"], pile="JK", stock="7C 8C 9C 4C 5C 6C",
+                   jokers=4)
+    assert game.to_act == 1 and game.pile[-1] == Card.JOKER
+    assert game.view(1).legal_draws == ("stock",)
+    with pytest.raises(IllegalAction, match=r"^COM-11: every card in the hand is a copy of "
+                                            r"JK: taking it would leave nothing to discard"):
+        game.apply(Draw("discard"))
+    game.apply(game.safe_action())
+    assert game.turn.source == "stock"

@@ -91,7 +91,7 @@ class LayingGame(Game):
         if top is None or len(self.hands[self.to_act]) < 2 or (top.is_joker
                                                                 and not self.rules.take_joker):
             return ("stock",)
-        return ("stock", "discard")
+        return ("stock",) if self.all_copies_of_top() else ("stock", "discard")
 
     def _tournante_open(self) -> bool:
         """R51-8 (b): a tournante may be taken, unless it is a joker (a discarded joker)."""
@@ -115,6 +115,8 @@ class LayingGame(Game):
         if len(self.hands[self.to_act]) < 2:
             return IllegalAction("a player who holds one card draws from the stock",
                                  rule=rules.rule("take"))
+        if source == "discard" and self.all_copies_of_top():
+            return super().draw_refused(source)
         return IllegalAction("a discarded joker can never be taken", rule=rules.rule("take"))
 
     def take_from(self, source: Source) -> Card:
