@@ -31,7 +31,7 @@ _TABULATE = {"plain": "simple", "github": "github", "markdown": "pipe", "html": 
 HEADERS = ["rank", "bot", "games", "wins", "win %", "mean points", "points low", "points high",
            "vs field", "vs field low", "vs field high", "mean rank", "Elo", "Elo low",
            "Elo high", "openskill", "faults", "forfeits", "LOS next %"]
-# --wide: every column, each interval named after its own
+# --wide: every column (forfeits where a bot forfeited), each interval named after its own
 TABLE_HEADERS = ["rank", "bot", "Elo", "Elo 95% CI", "games", "wins", "win %", "points",
                  "points 95% CI", "vs field", "vs field 95% CI", "mean rank", "openskill",
                  "faults", "forfeits", "LOS next"]
@@ -55,7 +55,8 @@ def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
     rows = [replace(r, bot=_name(r.bot, fmt)) for r in rows]
     anchor = None if footing is None or footing.anchor is None else _name(footing.anchor, fmt)
     if wide:
-        text = tabulate(_wide(rows, anchor), TABLE_HEADERS, tablefmt=_TABULATE[fmt])
+        headers, table = _wide(rows, anchor)
+        text = tabulate(table, headers, tablefmt=_TABULATE[fmt])
     else:
         table = _compact(rows, anchor)
         align = ["left" if h == "bot" else "right" for h in COMPACT_HEADERS]
@@ -77,14 +78,19 @@ def _columns(headers: Sequence[str], table: Sequence[Sequence[str]],
     return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, table)])
 
 
-def _wide(rows: Sequence[Standing], anchor: str | None) -> list[list[Any]]:
-    """Every column, each interval in its own cell (the table before the compact one)."""
-    return [[r.rank, r.bot, round(r.elo),
-             ANCHOR if r.bot == anchor else _interval(r.elo_low, r.elo_high, 0), r.games,
-             r.wins, f"{r.win_pct:.1f}", r.mean_points, _interval(r.points_low, r.points_high, 1),
-             r.vs_field,
-             _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
-             r.faults, r.forfeits, _percent(r.los_next)] for r in rows]
+def _wide(rows: Sequence[Standing], anchor: str | None) -> tuple[list[str], list[list[Any]]]:
+    """Every column, each interval in its own cell (the table before the compact one); the
+    forfeits column only where a bot forfeited (a line under the table names them too)."""
+    table = [[r.rank, r.bot, round(r.elo),
+              ANCHOR if r.bot == anchor else _interval(r.elo_low, r.elo_high, 0), r.games,
+              r.wins, f"{r.win_pct:.1f}", r.mean_points,
+              _interval(r.points_low, r.points_high, 1), r.vs_field,
+              _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
+              r.faults, r.forfeits, _percent(r.los_next)] for r in rows]
+    if any(r.forfeits for r in rows):
+        return TABLE_HEADERS, table
+    at = TABLE_HEADERS.index("forfeits")
+    return TABLE_HEADERS[:at] + TABLE_HEADERS[at + 1:], [row[:at] + row[at + 1:] for row in table]
 
 
 def _compact(rows: Sequence[Standing], anchor: str | None) -> list[list[str]]:
@@ -238,8 +244,8 @@ def html_leaderboard(rows: Sequence[Standing], footing: Footing | None = None, *
     """The leaderboard as an html table, one header a column, and its footnotes as
     paragraphs: the one markup both the html page and the tournament report show."""
     anchor = footing.anchor if footing is not None else None
-    headers = TABLE_HEADERS if wide else COMPACT_HEADERS
-    table = [[str(cell) for cell in row] for row in _wide(rows, anchor)] if wide else \
+    headers, wide_table = _wide(rows, anchor) if wide else (COMPACT_HEADERS, [])
+    table = [[str(cell) for cell in row] for row in wide_table] if wide else \
         _compact(rows, anchor)
     notes = [] if footing is None else footnotes(footing, wide=wide)
     return "\n".join([_html_table(headers, table),
