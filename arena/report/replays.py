@@ -162,7 +162,8 @@ def _melds(melds: Sequence[TableMeld]) -> list[list[Any]]:
     """Combinations as [owner, cards], with what each card stands for where one is wild."""
     packed: list[list[Any]] = []
     for meld in melds:
-        entry: list[Any] = [meld.owner, _codes(meld.cards)]
+        entry: list[Any] = [meld.owner, [c.code for c in meld.cards]]  # the table's
+        # order, as arena replay shows it: a sort parted each card from what it stands for
         if any(c is not None for c in meld.stands_for):
             entry.append([_code(c) for c in meld.stands_for])
         packed.append(entry)

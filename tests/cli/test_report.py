@@ -431,3 +431,17 @@ def test_a_bot_in_several_seats_of_a_game_played_it_once(tmp_path: Path) -> None
     game = api.play("indian13", ["greedy", "random", "random"], seed=1)
     games = {b.name: b.games for b in tournament(tmp_path, [game]).bots}
     assert games == {"greedy": 1, "random": 1}
+
+
+def test_a_table_joker_is_shown_on_the_card_it_is_and_for_the_card_it_stands_for() -> None:
+    """The viewer's combinations were sorted by card code while what each card stands for
+    kept the table's order: a run 6C JK=7C 8C 9C showed 8C "as 7C" and a bare joker."""
+    from arena.actions import Placed
+    from arena.engine.rules import LayingRules
+    from arena.report.replays import _melds
+    from arena.variants.laying.table import build_meld
+    run = build_meld([Placed.parse(t) for t in "9C JK=7C 6C 8C".split()],
+                     LayingRules(prefix="MAR"), owner=1)
+    card = Card.parse
+    assert _melds([run]) == [[1, [card(t).code for t in ("6C", "JK", "8C", "9C")],
+                              [None, card("7C").code, None, None]]]
