@@ -440,7 +440,7 @@ def test_a_table_joker_is_shown_on_the_card_it_is_and_for_the_card_it_stands_for
     from arena.engine.rules import LayingRules
     from arena.report.replays import _melds
     from arena.variants.laying.table import build_meld
-    run = build_meld([Placed.parse(t) for t in "9C JK=7C 6C 8C".split()],
+    run = build_meld([Placed.parse(t) for t in ["9C", "JK=7C", "6C", "8C"]],
                      LayingRules(prefix="MAR"), owner=1)
     card = Card.parse
     assert _melds([run]) == [[1, [card(t).code for t in ("6C", "JK", "8C", "9C")],
