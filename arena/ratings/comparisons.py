@@ -53,6 +53,18 @@ def ranked_totals(record: GameRecord) -> list[float]:
                                                            strict=True)]
 
 
+def compared_results(record: GameRecord, teams: Teams = None) -> list[float]:
+    """Each seat's result as every statistic compares it: its ranked total, or with
+    ``teams`` its team's (the mean of the partners' ranked totals), so a team whose seat
+    forfeited is behind every team whose seats did not (COM-6, R51-12)."""
+    ranked = ranked_totals(record)
+    if teams is None:
+        return ranked
+    team = {label: _mean([x for x, t in zip(ranked, teams, strict=True) if t == label])
+            for label in set(teams)}
+    return [team[label] for label in teams]
+
+
 def seats_of(records: Sequence[GameRecord], *, teams: Teams = None) -> Seats:
     """Flatten records into the arrays every statistic is computed from."""
     names = tuple(sorted({s.bot for r in records for s in r.seats}))

@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import MIN_UNITS, RESAMPLES, SEED, Estimate, Ratings, rate
-from arena.ratings.comparisons import Teams, ranked_totals, unit_key
+from arena.ratings.comparisons import Teams, compared_results, ranked_totals, unit_key
 from arena.ratings.duplicate import DuplicateGain, duplicate_gain
 from arena.ratings.openskill import openskill_ordinals
 from arena.ratings.terms import Anchor
@@ -66,7 +66,7 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
     faults: dict[str, int] = defaultdict(int)
     forfeits: Counter[str] = Counter()
     for r in records:
-        places = r.ranks if teams is None else _team_places(r.ranks, teams)
+        places = r.ranks if teams is None else _team_places(compared_results(r, teams), teams)
         seats = Counter(s.bot for s in r.seats)
         for s, place in zip(r.seats, places, strict=True):
             rank_sum[s.bot] += place / seats[s.bot]
@@ -86,16 +86,20 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
     return _Tally(games, wins, rank_sum, faults, forfeits)
 
 
-def _team_places(ranks: tuple[int, ...], teams: Sequence[int]) -> list[int]:
-    """Each seat's place: 1 + the teams ahead of it (the losing team of a 2 v 2 game is 2)."""
-    return [1 + len({teams[j] for j, other in enumerate(ranks) if other < rank})
-            for rank in ranks]
+def _team_places(results: Sequence[float], teams: Sequence[int]) -> list[int]:
+    """Each seat's place from its team's result: 1 + the teams ahead of it (the losing team
+    of a 2 v 2 game is 2; a team whose seat forfeited is behind: the record's ranks place
+    the partner who played on first)."""
+    team = dict(zip(teams, results, strict=True))  # partners share one result
+    return [1 + sum(other < mine for other in team.values()) for mine in results]
 
 
 def _team_wins(record: GameRecord, teams: Sequence[int]) -> dict[str, float]:
     """Each bot's share of a team game's win: 1 / (the teams sharing first place) for each
     winning team it sat in, once a team however many of its seats it held."""
-    first = {teams[i] for i, rank in enumerate(record.ranks) if rank == 1}
+    results = compared_results(record, teams)
+    first = {label for label, result in zip(teams, results, strict=True)
+             if result == min(results)}
     sides: dict[str, set[int]] = defaultdict(set)
     for seat, label in zip(record.seats, teams, strict=True):
         sides[seat.bot].add(label)

@@ -27,7 +27,7 @@ import numpy as np
 
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_SCALE, LEVEL, MIN_UNITS, fit_strengths, t_quantile
-from arena.ratings.comparisons import Teams, ranked_totals
+from arena.ratings.comparisons import Teams, compared_results
 from arena.records import GameRecord
 
 MIN_SETS = 30  # no decision on fewer sets: the variance estimate is too rough before
@@ -210,7 +210,7 @@ def set_result(games: Sequence[GameRecord], candidate: str, baseline: str, *,
     for r in games:
         a_seats = [i for i, s in enumerate(r.seats) if s.bot == candidate]
         b_seats = [i for i, s in enumerate(r.seats) if s.bot == baseline]
-        standing = ranked_totals(r)
+        standing = compared_results(r, teams)  # a team whose seat forfeited is behind
         for i in a_seats:
             for j in b_seats:
                 if teams is not None and teams[i] == teams[j]:

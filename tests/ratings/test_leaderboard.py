@@ -29,6 +29,7 @@ from arena.ratings.render import (
     render,
     render_h2h,
 )
+from arena.ratings.sprt import set_result
 from arena.ratings.terms import FORMATS
 from arena.records import FAULT_KINDS, GameRecord, RoundRecord, SeatRecord, places
 
@@ -338,6 +339,25 @@ def test_r51_a_team_s_first_place_is_a_win_for_each_partner() -> None:
     assert (rows["a"].mean_rank, rows["b"].mean_rank) == (1.25, 1.75)
     both = record(["a", "b", "a", "a"], [0, 50, 0, 50], gid="g3")  # a on both teams
     assert by_bot(standings([both], resamples=0, teams=(0, 1, 0, 1)))["a"].win_pct == 100.0
+
+
+def test_r51_com_6_a_team_whose_seat_forfeited_loses_in_every_column() -> None:
+    """R51-12, COM-6: the forfeited seat's partner, who played on, has the record's rank 1;
+    the Elo and the head-to-head counted the team's loss, but win % gave it the win and
+    mean rank an impossible place."""
+    game = record(["a", "quits", "c", "d"], [31, 0, 31, 0], gid="g1")
+    seats = tuple(msgspec.structs.replace(s, forfeit=i == 1) for i, s in enumerate(game.seats))
+    game = msgspec.structs.replace(game, seats=seats, ranks=places([31, 0, 31, 0],
+                                                                   [False, True, False, False]),
+                                   termination=GameEnd.FORFEIT)
+    assert game.ranks == (2, 4, 2, 1)  # the record's own places, seat by seat
+    rows = by_bot(standings([game], resamples=0, teams=(0, 1, 0, 1)))
+    assert [rows[b].win_pct for b in ("a", "c", "quits", "d")] == [100.0, 100.0, 0.0, 0.0]
+    assert [rows[b].mean_rank for b in ("a", "c", "quits", "d")] == [1.0, 1.0, 2.0, 2.0]
+    meetings = {(m.bot, m.opponent): m.score for m in head_to_head([game], teams=(0, 1, 0, 1))}
+    assert meetings[("a", "d")] == 1 and meetings[("d", "a")] == 0
+    # arena sprt's set score: d, whose partner forfeited, loses to a (it had won)
+    assert set_result([game], "d", "a", teams=(0, 1, 0, 1)) == (0.0, 1)
 
 
 # ---------------------------------------------------------------- what the table rests on
