@@ -448,7 +448,8 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
     except OSError as exc:
         raise BadInput(f"{path}: cannot read it ({exc.strerror})") from exc
     if others:  # two runs' files joined: their ids clash, their games differ
-        _warn_once(f"arena: warning: {path}: {others} records reuse the id of a different "
+        _warn_once(f"arena: warning: {path}: {others} record{'s' * (others > 1)} "
+                   f"reuse{'s' * (others == 1)} the id of a different "
                    f"game (another seed or seats; {dropped} repeats in all): only the first "
                    "record of each id is counted; keep each run's games.jsonl in a folder "
                    "of its own")

@@ -25,4 +25,5 @@ def report(
     written = write_report(results, output)
     broken = f"; {written.broken} do not replay (listed in the report)" if written.broken \
         else ""
-    typer.echo(f"{written.path}: {written.games} games, {written.size / 1e6:.1f} MB{broken}")
+    games = f"{written.games} game{'' if written.games == 1 else 's'}"
+    typer.echo(f"{written.path}: {games}, {written.size / 1e6:.1f} MB{broken}")

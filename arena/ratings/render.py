@@ -170,19 +170,21 @@ def _some(names: Sequence[str]) -> str:
 def _too_few(footing: Footing) -> str:
     """Why the interval cells are empty, and how many games would fill them."""
     if not footing.sets:
-        return (f"No intervals or LOS: {footing.games} games; they need {MIN_UNITS} games "
-                f"or more.")
+        return (f"No intervals or LOS: {_count(footing.games, 'game')}; they need "
+                f"{MIN_UNITS} games or more.")
     about = "" if footing.games % footing.units == 0 else "about "
-    return (f"No intervals or LOS: {_count(footing.units, 'duplicate set')} ({footing.games} "
-            f"games); they need {MIN_UNITS} sets, {about}{footing.games_needed} games.")
+    return (f"No intervals or LOS: {_count(footing.units, 'duplicate set')} "
+            f"({_count(footing.games, 'game')}); they need {MIN_UNITS} sets, "
+            f"{about}{footing.games_needed} games.")
 
 
 def _forfeits(forfeited: Sequence[tuple[str, int, int]]) -> str:
     """Who forfeited games: the faults column alone hid a bot that lost most of its games
     that way (a forfeiting seat is asked no more, so its faults stay few)."""
-    shown = [f"{bot} {n} of {games}" for bot, n, games in forfeited]
+    shown = [f"{bot} {n} of {games}" for bot, n, games in forfeited]  # every one: the
+    # compact table has no forfeits column to show the rest
     return (f"Forfeited games (COM-6: each a loss to every seat that did not forfeit): "
-            f"{_some(shown)}.")
+            f"{', '.join(shown)}.")
 
 
 def _gain(gain: DuplicateGain) -> str:

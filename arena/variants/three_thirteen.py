@@ -94,7 +94,12 @@ class ThreeThirteenPart(ViewPart):
     """What a Three-Thirteen view adds: the rank that is wild this round (TT-7)."""
 
     wild_rank: int
-    headline_fields = (("wild rank", "wild_rank"),)
+    headline_fields = (("wild rank", "wild_rank_name"),)
+
+    @property
+    def wild_rank_name(self) -> str:
+        """The wild rank as a card shows it: J, Q, K for rounds 9 to 11, not 11 to 13."""
+        return RANKS[self.wild_rank - 1]
 
     def wire(self) -> dict[str, Any]:
         return {"wild_rank": self.wild_rank}

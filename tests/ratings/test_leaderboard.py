@@ -647,3 +647,17 @@ def test_h2h_refuses_the_leaderboard_s_options(tmp_path: Path, extra: list[str],
     assert result.exit_code == 2, result.output
     assert result.stderr == (f"arena: error: --h2h with {named}: the head-to-head table has "
                              "no Elo or intervals; those options are for the leaderboard\n")
+
+
+def test_every_bot_that_forfeited_is_named_and_one_game_is_one_game() -> None:
+    """The forfeits line named three bots "and 2 more", and the compact table has no
+    forfeits column to show the others; "1 duplicate set (1 games)" read as a typo."""
+    games = [forfeited([f"q{i}", "plays"], [0, 80], 0, f"g{i}") for i in range(5)]
+    line = footnotes(board(games).footing)[-1]
+    assert line.endswith(": q0 1 of 1, q1 1 of 1, q2 1 of 1, q3 1 of 1, q4 1 of 1."), line
+    one = record(["a", "b"], [0, 10], gid="g")
+    assert footnotes(board([one]).footing)[0] == \
+        "No intervals or LOS: 1 game; they need 5 games or more."
+    in_a_set = msgspec.structs.replace(one, dup_set="s1")
+    assert footnotes(board([in_a_set]).footing)[0] == \
+        "No intervals or LOS: 1 duplicate set (1 game); they need 5 sets, 5 games."
