@@ -51,6 +51,7 @@ def refused(*args: str) -> str:
     result = runner.invoke(app, list(args))
     assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
     assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stdout == "", result.stdout  # nothing of a game that does not replay
     return result.stderr
 
 

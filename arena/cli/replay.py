@@ -55,6 +55,10 @@ def replay(
         if seed is not None else _recorded(where or [])
     if seat is not None and seat >= len(record.seats):
         raise BadInput(f"--seat {seat}: the game has seats 0 to {len(record.seats) - 1}")
+    try:  # the whole game first: a record that does not replay prints none of it
+        played = list(steps(record))
+    except ValueError as exc:
+        raise BadInput(f"{source}: {exc}: the record does not replay") from exc
     out = show.console()
     names = [s.bot for s in record.seats]
     teams = teams_of([record])
@@ -65,15 +69,12 @@ def replay(
     out.print(f"{title}: {record.variant}, seed {record.seed}, "
               f"{', '.join(f'seat {i} {show.plain(n)}' for i, n in enumerate(names))}"
               f"{partners}")
-    try:
-        for s in steps(record):
-            lines = list(_step_lines(s, names, seat))
-            if lines:
-                out.print("\n".join(lines))
-                if step and s.at is not None:
-                    _wait(out)
-    except ValueError as exc:
-        raise BadInput(f"{source}: {exc}: the record does not replay") from exc
+    for s in played:
+        lines = list(_step_lines(s, names, seat))
+        if lines:
+            out.print("\n".join(lines))
+            if step and s.at is not None:
+                _wait(out)
     out.print(f"final totals {list(record.totals)}, ranks {list(record.ranks)} "
               f"({_ending(record)})")
 
