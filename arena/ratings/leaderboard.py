@@ -203,8 +203,10 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
 
 
 def _los(rated: Ratings, i: int, below: int | None) -> float | None:
-    """LOS over the next bot down, in %, where the resamples measured a spread."""
-    if below is None or not rated.has_intervals:
+    """LOS over the next bot down, in %, where the resamples measured a spread: not where
+    either gap is open (one side won every comparison), whose resamples all repeat the
+    sweep and read a certainty of 100% that the results do not give."""
+    if below is None or not rated.has_intervals or {i, below} & set(rated.unbounded):
         return None
     los = rated.los(i, below)
     return None if los is None else round(100 * los, 1)

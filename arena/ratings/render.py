@@ -149,9 +149,9 @@ def footnotes(footing: Footing, *, wide: bool = False) -> list[str]:
     if flat:
         lines.append(f"No interval for {_some(flat)}: every resample gives the same value.")
     if footing.unbounded:
-        lines.append(f"No Elo interval for {_some(list(footing.unbounded))}: the results leave "
-                     f"a gap open (one side won every comparison, or they never met), so the "
-                     f"Elo there rests on the virtual tie.")
+        lines.append(f"No Elo interval or LOS for {_some(list(footing.unbounded))}: the "
+                     f"results leave a gap open (one side won every comparison, or they never "
+                     f"met), so the Elo there rests on the virtual tie.")
     if footing.forfeited:
         lines.append(_forfeits(footing.forfeited))
     if footing.gain is not None:

@@ -436,7 +436,7 @@ def test_no_interval_is_shown_with_zero_width() -> None:
     assert ("a", "points") in sweep.footing.flat
     notes = footnotes(sweep.footing, wide=True)
     assert "No interval for a's points: every resample gives the same value." in notes, notes
-    assert any(n.startswith("No Elo interval for a, b: the results leave a gap open")
+    assert any(n.startswith("No Elo interval or LOS for a, b: the results leave a gap open")
                for n in notes), notes
     for fmt in ("plain", "github", "html"):
         for wide in (False, True):
@@ -456,8 +456,9 @@ def test_a_bot_that_won_every_comparison_is_shown_without_an_interval() -> None:
     assert (b.elo + c.elo) / 2 == pytest.approx(1500, abs=0.1)
     assert rows.footing.unbounded == ("a",) and ("a", "Elo") not in rows.footing.flat
     for wide in (False, True):
-        assert "No Elo interval for a: the results leave a gap open" in render(
+        assert "No Elo interval or LOS for a: the results leave a gap open" in render(
             rows.rows, wide=wide, footing=rows.footing)
+    assert a.los_next is None and c.los_next is not None  # a over c: a sweep, no LOS
 
 
 def test_footnotes_sit_under_every_table_format_but_not_in_data() -> None:
