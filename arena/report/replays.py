@@ -51,7 +51,8 @@ def game_replay(record: GameRecord) -> Packed:
     head: Packed = {"id": record.id, "bots": [s.bot for s in record.seats],
                     "seed": str(record.seed),  # 63 bits: more than a JavaScript number holds
                     "totals": list(record.totals), "ranks": list(record.ranks),
-                    "end": str(record.termination)}
+                    "end": str(record.termination),
+                    "forfeit": [i for i, s in enumerate(record.seats) if s.forfeit]}
     try:
         return head | {"steps": packed_steps(steps(record))}
     except (ValueError, ArenaError) as exc:

@@ -445,3 +445,19 @@ def test_a_table_joker_is_shown_on_the_card_it_is_and_for_the_card_it_stands_for
     card = Card.parse
     assert _melds([run]) == [[1, [card(t).code for t in ("6C", "JK", "8C", "9C")],
                               [None, card("7C").code, None, None]]]
+
+
+def test_the_viewer_is_told_which_seats_forfeited() -> None:
+    """The viewer said nothing of a forfeit: the seat that lost that way looked like the
+    winner, on 0 points."""
+    from conftest import bot_target
+
+    from arena.referee import play_game
+    from arena.report.replays import game_replay
+    from arena.seats.bot import BotSpec
+    from arena.variants import find_variant
+    record = play_game(find_variant("indian13"), [BotSpec("greedy", "bots.greedy:GreedyBot"),
+                       BotSpec("broken", bot_target("BrokenStart"))], seed=2,
+                       options={"players": 2, "draw_cap": 4})
+    packed = game_replay(record)
+    assert packed["forfeit"] == [1] and packed["end"] == "forfeit", packed["end"]

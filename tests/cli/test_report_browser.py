@@ -213,6 +213,9 @@ def test_the_replay_steps_with_the_buttons_and_the_arrow_keys(page: Page,
     ended = expected[-1].ended
     assert ended is not None
     assert page.inner_text("#ending").startswith(f"Round {ended.round} ends")
+    # the game's result under its last round: it said nothing of how the game ended
+    assert page.inner_text("#ending").endswith(
+        f" Game over ({record.termination}): ranks {', '.join(map(str, record.ranks))}.")
     for seat, hand in enumerate(ended.hands):
         assert shown_hand(page, seat) == [str(c) for c in sorted(hand, key=lambda c: c.code)]
 

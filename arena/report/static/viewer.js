@@ -123,6 +123,15 @@
     return who + (sees(view, entry.s) ? ownText(entry) : publicText(entry));
   }
 
+  function gameEnd() {
+    // The game's result under its last round: a forfeited seat ranks last whatever its total.
+    var gave = (game.forfeit || []).map(function (seat) {
+      return "seat " + seat + " (" + game.bots[seat] + ")";
+    });
+    return " Game over (" + game.end + (gave.length ? ": " + gave.join(", ") + " forfeited" : "") +
+      "): ranks " + game.ranks.join(", ") + ".";
+  }
+
   function showStep() {
     var state = states[at];
     var entry = state.entry;
@@ -147,7 +156,7 @@
     if (ended) {
       ui.ending.textContent = "Round " + ended.n + " ends (" + ended.why + "): penalties " +
         ended.pen.join(", ") + "; totals " + ended.t.join(", ") +
-        ". Every hand is shown at a round's end.";
+        ". Every hand is shown at a round's end." + (at === states.length - 1 ? gameEnd() : "");
     }
     showTable(table, ended);
     showSeats(entry, table, ended, view);
