@@ -158,6 +158,7 @@ def _check_places(record: Any, actions: int) -> None:
             not all(0 <= f.seat < seats and 0 <= f.at <= actions for f in record.fault_log) or \
             not all(s.faults.keys() <= _KINDS for s in record.seats) or \
             record.ranks != places(record.totals, [s.forfeit for s in record.seats]) or \
+            (record.termination is GameEnd.FORFEIT) != any(s.forfeit for s in record.seats) or \
             not record.id.isprintable() or not all(s.bot.isprintable() for s in record.seats):
         raise ValueError("a count does not match the seats")
 
@@ -199,6 +200,7 @@ def _check_record(raw: Any) -> None:
     if not all(1 <= r <= seats for r in raw["ranks"]):
         raise ValueError(f"ranks: expected places from 1 to {seats}, got {shown(raw['ranks'])}")
     _check_ranks(raw)
+    _check_termination(raw)
     for r in raw["rounds"]:
         _fields(r, _ROUND_FIELDS, "rounds[]")
         _integers(r["penalties"], "penalties", seats)
@@ -232,6 +234,16 @@ def _check_ranks(raw: Any) -> None:
     if tuple(raw["ranks"]) != expected:
         raise ValueError(f"ranks: expected {list(expected)} for totals {shown(raw['totals'])} "
                          f"(lower first, a forfeited seat last), got {shown(raw['ranks'])}")
+
+
+def _check_termination(raw: Any) -> None:
+    """A game ends in a forfeit exactly when a seat forfeited, as every version of the
+    referee writes it: an edited ending read '(normal: seat 1 ...)' in a replay."""
+    gave_up = [i for i, s in enumerate(raw["seats"]) if s.get("forfeit", False)]
+    if (raw["termination"] == GameEnd.FORFEIT) != bool(gave_up):
+        raise ValueError(f"termination: expected 'forfeit' exactly when a seat forfeited, got "
+                         f"{shown(raw['termination'])} with "
+                         f"{'seats ' + str(gave_up) if gave_up else 'no seat'} forfeited")
 
 
 def _check_fault_log(notes: Any, seats: int, actions: int) -> None:

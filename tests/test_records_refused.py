@@ -104,6 +104,13 @@ def _ranks_reversed(raw: Raw) -> None:
 def _forfeit_ranked_first(raw: Raw) -> None:
     raw["totals"], raw["ranks"] = [0, 80], [1, 2]
     raw["seats"][0]["forfeit"] = True
+    raw["termination"] = "forfeit"
+
+
+def _forfeit_kept_quiet(raw: Raw) -> None:
+    """Seat 0 forfeited (and ranks last), the ending left as it was."""
+    raw["totals"], raw["ranks"] = [0, 80], [2, 1]
+    raw["seats"][0]["forfeit"] = True
 
 
 @pytest.mark.parametrize(("change", "at", "expected"), [
@@ -112,6 +119,11 @@ def _forfeit_ranked_first(raw: Raw) -> None:
     (_fault("crash", -3), 1, "games.jsonl:2: .*got {'crash': -3}"),
     (_ranks_reversed, 0, r"games.jsonl:1: .*ranks: expected \[2, 1\] for totals \[999, 0\]"),
     (_forfeit_ranked_first, 1, r"games.jsonl:2: .*ranks: expected \[2, 1\]"),
+    (lambda r: r.update(termination="forfeit"), 1,  # nobody forfeited
+     r"games.jsonl:2: .*termination: expected 'forfeit' exactly when a seat forfeited, got "
+     r"'forfeit' with no seat forfeited"),
+    (_forfeit_kept_quiet, 0, r"games.jsonl:1: .*termination: expected 'forfeit' exactly when "
+                             r"a seat forfeited, got '(normal|draw_cap)' with seats \[0\]"),
     (lambda r: r.update(variant="rummy51/v1"), 1,
      "games.jsonl:2: variant 'rummy51/v1', expected 'indian13/v1' as in the records before "
      "it"),
@@ -161,6 +173,7 @@ def test_a_forfeited_seat_ranks_last_whatever_its_total(tmp_path: Path,
     def forfeit(raw: Raw) -> None:
         raw["totals"], raw["ranks"] = [0, 80], [2, 1]
         raw["seats"][0]["forfeit"] = True
+        raw["termination"] = "forfeit"
     folder = folder_of(tmp_path, lines, forfeit)
     assert read_games(folder / "games.jsonl")[0].ranks == (2, 1)
     assert places([5, 5, 3, 9], [False] * 4) == (2, 2, 1, 4)

@@ -98,8 +98,8 @@ def _team_wins(record: GameRecord, teams: Sequence[int]) -> dict[str, float]:
     """Each bot's share of a team game's win: 1 / (the teams sharing first place) for each
     winning team it sat in, once a team however many of its seats it held."""
     results = compared_results(record, teams)
-    first = {label for label, result in zip(teams, results, strict=True)
-             if result == min(results)}
+    best = min(results)
+    first = {label for label, result in zip(teams, results, strict=True) if result == best}
     sides: dict[str, set[int]] = defaultdict(set)
     for seat, label in zip(record.seats, teams, strict=True):
         sides[seat.bot].add(label)
