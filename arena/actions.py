@@ -185,6 +185,23 @@ class Lay:
                     takebacks=self.takebacks)
 
 
+def plain_answer(answer: object) -> object:
+    """An answer as the arena's own types, so that no code of the bot's runs past this
+    point: a subclass of ``str``, ``Draw`` or ``Play`` (a bot in process may return one)
+    can override what the engine reads of it, and raised inside it. Anything else is
+    left for the reading to refuse."""
+    if type(answer) in (str, Draw, Play):
+        return answer
+    if isinstance(answer, Draw | Play):
+        answer = str(answer)  # read as its text, as an isolated seat's host sends it
+    return str.__add__("", answer) if isinstance(answer, str) else answer
+
+
+def not_an_answer(answer: object) -> TypeError:
+    """The error for an answer of no type the referee reads."""
+    return TypeError(f"expected a Draw, a Play or their text, got {type(answer).__name__}")
+
+
 def parse_action(text: str) -> Action:
     """Read either kind of answer from its text."""
     words = text.split()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.actions import Action, Draw, Play, parse_action
+from arena.actions import Action, Draw, Play, not_an_answer, parse_action, plain_answer
 from arena.cards import Card
 from arena.engine.game import Game
 from arena.engine.results import Fault, GameEnd
@@ -91,18 +91,6 @@ class _Tally:
                           time_mean_ms=round(sum(ts) / len(ts), 3),
                           time_p95_ms=round(ts[min(len(ts) - 1, int(0.95 * len(ts)))], 3),
                           time_max_ms=round(ts[-1], 3), forfeit=self.forfeit)
-
-
-def _plain(answer: object) -> object:
-    """An answer as the arena's own types, so that no code of the bot's runs past this
-    point: a subclass of ``str``, ``Draw`` or ``Play`` (a bot in process may return one)
-    can override what the engine reads of it, and raised inside it. Anything else is
-    left for the reading to refuse."""
-    if type(answer) in (str, Draw, Play):
-        return answer
-    if isinstance(answer, Draw | Play):
-        answer = str(answer)  # read as its text, as an isolated seat's host sends it
-    return str.__add__("", answer) if isinstance(answer, str) else answer
 
 
 def _told(exc: BaseException) -> str:
@@ -253,7 +241,7 @@ class Referee:
                 self._forfeit_dead(seat, "it did not start again")
             return None
         try:
-            plain = _plain(answer)
+            plain = plain_answer(answer)
         except BOT_FAILURES as exc:  # the bot's own object raised as it was read (in process)
             self._fault(seat, "unreadable", f"{view.decision} decision: its answer raised "
                                             f"{_told(exc)} as it was read")
@@ -267,8 +255,7 @@ class Referee:
                 # host sends it: Play(discard="QC") played there and was refused here
             if isinstance(plain, Draw | Play):
                 return plain
-            raise TypeError(f"expected a Draw, a Play or their text, got "
-                            f"{type(plain).__name__}")
+            raise not_an_answer(plain)
         except (ArenaError, ValueError, TypeError) as exc:
             self._fault(seat, "unreadable", f"{view.decision} decision: {exc}")
             return None

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from arena.actions import Draw, Play
+from arena.actions import Draw, Play, not_an_answer, plain_answer
 from arena.errors import BadInput
 from arena.seats.bot import (
     RESERVED,
@@ -385,29 +385,15 @@ def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> di
         sys.stderr.write(trace)  # the bot's log, as for any bot that raises
         sys.stderr.flush()
         return {"error": trace[-ERROR_CHARS:]}
-    try:
-        return {"action": _as_text(answer)}
-    except Exception as exc:  # an unreadable answer, as the referee calls one in process;
-        traceback.print_exc()  # "action": null says so on the wire (docs/protocol.md)
+    try:  # read as the referee reads an answer in process
+        plain = plain_answer(answer)
+    except Exception as exc:  # a Draw or Play of the bot's own whose text raised
+        traceback.print_exc()
         sys.stderr.flush()
-        why = str(exc) if isinstance(exc, _NotAnAnswer) else \
-            f"its answer raised {type(exc).__name__} as it was read"
-        return {"action": None, "why": why}
-
-
-class _NotAnAnswer(TypeError):
-    """An answer of no type the referee reads."""
-
-
-def _as_text(answer: object) -> str:
-    """The text of a bot's answer, read as the referee reads one in process: its own
-    types as they print, a subclass of ``str`` as its characters; a ``Draw`` or ``Play``
-    subclass may print otherwise, and may raise (caught by the caller)."""
-    if isinstance(answer, str):
-        return str.__add__("", answer)
-    if isinstance(answer, Draw | Play):
-        return str(answer)
-    raise _NotAnAnswer(f"expected a Draw, a Play or their text, got {type(answer).__name__}")
+        return {"action": None, "why": f"its answer raised {type(exc).__name__} as it was read"}
+    if not isinstance(plain, str | Draw | Play):  # "action": null, an unreadable reply
+        return {"action": None, "why": str(not_an_answer(plain))}
+    return {"action": str(plain)}
 
 
 USAGE = "usage: python -m arena.seats.host package.module:Class ['{json params}'] [--path DIRS]"
