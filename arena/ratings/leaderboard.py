@@ -66,7 +66,7 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
     faults: dict[str, int] = defaultdict(int)
     forfeits: Counter[str] = Counter()
     for r in records:
-        places = r.ranks if teams is None else _team_places(compared_results(r, teams), teams)
+        places, won = _places_and_wins(r, teams)
         seats = Counter(s.bot for s in r.seats)
         for s, place in zip(r.seats, places, strict=True):
             rank_sum[s.bot] += place / seats[s.bot]
@@ -75,15 +75,24 @@ def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
             forfeits[s.bot] += s.forfeit
         for bot in seats:
             games[bot] += 1
-        if teams is None:
-            firsts = r.ranks.count(1)
-            for s, rank in zip(r.seats, r.ranks, strict=True):
-                if rank == 1:
-                    wins[s.bot] += 1 / firsts
-        else:
-            for bot, share in _team_wins(r, teams).items():
-                wins[bot] += share
+        for bot, share in won.items():
+            wins[bot] += share
     return _Tally(games, wins, rank_sum, faults, forfeits)
+
+
+def _places_and_wins(record: GameRecord, teams: Teams
+                     ) -> tuple[Sequence[int], dict[str, float]]:
+    """Each seat's place and each bot's share of the win: by the record's ranks, or with
+    ``teams`` by the teams' results, compared once."""
+    if teams is None:
+        firsts = record.ranks.count(1)
+        won: dict[str, float] = defaultdict(float)
+        for s, rank in zip(record.seats, record.ranks, strict=True):
+            if rank == 1:
+                won[s.bot] += 1 / firsts
+        return record.ranks, won
+    results = compared_results(record, teams)
+    return _team_places(results, teams), _team_wins(record, results, teams)
 
 
 def _team_places(results: Sequence[float], teams: Sequence[int]) -> list[int]:
@@ -94,10 +103,10 @@ def _team_places(results: Sequence[float], teams: Sequence[int]) -> list[int]:
     return [1 + sum(other < mine for other in team.values()) for mine in results]
 
 
-def _team_wins(record: GameRecord, teams: Sequence[int]) -> dict[str, float]:
+def _team_wins(record: GameRecord, results: Sequence[float], teams: Sequence[int]
+               ) -> dict[str, float]:
     """Each bot's share of a team game's win: 1 / (the teams sharing first place) for each
     winning team it sat in, once a team however many of its seats it held."""
-    results = compared_results(record, teams)
     best = min(results)
     first = {label for label, result in zip(teams, results, strict=True) if result == best}
     sides: dict[str, set[int]] = defaultdict(set)
