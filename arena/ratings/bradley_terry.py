@@ -37,6 +37,8 @@ SEED = 20240229  # the bootstrap's fixed seed: same records, same intervals
 LEVEL = 0.95
 MIN_UNITS = 5  # fewer duplicate sets (or games) than this: no interval, no LOS. Coverage of
 # the 95% interval by sets (bench/coverage.py): 86% at 2, 93% at 3, 95% at 5 and 10
+NO_SPREAD = 1e-9  # Elo: gaps that differ only by rounding (partners' do, by 1e-13) measured
+# no spread, and a LOS of 50% between them would claim an even chance no data gave
 _CHUNK_CELLS = 4_000_000  # resample counts held at once (resamples x units)
 
 
@@ -137,7 +139,7 @@ class Ratings:
         diff = float(self.elo.value[a] - self.elo.value[b])
         draws = self.elo_samples[:, a] - self.elo_samples[:, b]
         sd = float(np.nanstd(draws)) if np.isfinite(draws).sum() > 1 else 0.0
-        if sd == 0.0:
+        if sd < NO_SPREAD:
             return None
         return 0.5 * (1.0 + math.erf(diff / (sd * math.sqrt(2.0))))
 

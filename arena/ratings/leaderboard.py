@@ -58,41 +58,41 @@ class _Tally:
 def _tally(records: Sequence[GameRecord], teams: Teams = None) -> _Tally:
     """Counts per bot; a first place shared by n seats (with ``teams``, n teams: partners
     win together) counts 1/n of a win for each. A bot in several seats of one game (an
-    SPRT's baseline at 3 seats and more) plays one game there, wins by any of its seats, and
-    ranks as their mean; a team's rank counts the teams ahead of it."""
+    SPRT's baseline at 3 seats and more) plays one game there, and its share of the win and
+    its rank are its seats' means: counted as won by any of its seats, a baseline on both
+    teams of a 2 v 2 game won every game; a team's rank counts the teams ahead of it."""
     games: dict[str, int] = defaultdict(int)
     wins: dict[str, float] = defaultdict(float)
     rank_sum: dict[str, float] = defaultdict(float)
     faults: dict[str, int] = defaultdict(int)
     forfeits: Counter[str] = Counter()
     for r in records:
-        places, won = _places_and_wins(r, teams)
+        places, won = _places_and_shares(r, teams)
         seats = Counter(s.bot for s in r.seats)
-        for s, place in zip(r.seats, places, strict=True):
+        for s, place, share in zip(r.seats, places, won, strict=True):
             rank_sum[s.bot] += place / seats[s.bot]
+            wins[s.bot] += share / seats[s.bot]
             if any(s.faults.values()):
                 faults[s.bot] += sum(s.faults.values())
             forfeits[s.bot] += s.forfeit
         for bot in seats:
             games[bot] += 1
-        for bot, share in won.items():
-            wins[bot] += share
     return _Tally(games, wins, rank_sum, faults, forfeits)
 
 
-def _places_and_wins(record: GameRecord, teams: Teams
-                     ) -> tuple[Sequence[int], dict[str, float]]:
-    """Each seat's place and each bot's share of the win: by the record's ranks, or with
-    ``teams`` by the teams' results, compared once."""
+def _places_and_shares(record: GameRecord, teams: Teams
+                       ) -> tuple[Sequence[int], list[float]]:
+    """Each seat's place and its share of the win: by the record's ranks, or with ``teams``
+    by the teams' results, compared once (a team's first place is each partner's)."""
     if teams is None:
-        firsts = record.ranks.count(1)
-        won: dict[str, float] = defaultdict(float)
-        for s, rank in zip(record.seats, record.ranks, strict=True):
-            if rank == 1:
-                won[s.bot] += 1 / firsts
-        return record.ranks, won
-    results = compared_results(record, teams)
-    return _team_places(results, teams), _team_wins(record, results, teams)
+        places: Sequence[int] = record.ranks
+        firsts = places.count(1)
+    else:
+        results = compared_results(record, teams)
+        places = _team_places(results, teams)
+        firsts = len({label for label, place in zip(teams, places, strict=True)
+                      if place == 1})
+    return places, [1 / firsts if place == 1 else 0.0 for place in places]
 
 
 def _team_places(results: Sequence[float], teams: Sequence[int]) -> list[int]:
@@ -101,18 +101,6 @@ def _team_places(results: Sequence[float], teams: Sequence[int]) -> list[int]:
     the partner who played on first)."""
     team = dict(zip(teams, results, strict=True))  # partners share one result
     return [1 + sum(other < mine for other in team.values()) for mine in results]
-
-
-def _team_wins(record: GameRecord, results: Sequence[float], teams: Sequence[int]
-               ) -> dict[str, float]:
-    """Each bot's share of a team game's win: 1 / (the teams sharing first place) for each
-    winning team it sat in, once a team however many of its seats it held."""
-    best = min(results)
-    first = {label for label, result in zip(teams, results, strict=True) if result == best}
-    sides: dict[str, set[int]] = defaultdict(set)
-    for seat, label in zip(record.seats, teams, strict=True):
-        sides[seat.bot].add(label)
-    return {bot: len(held & first) / len(first) for bot, held in sides.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +115,7 @@ class Footing:
     gain: DuplicateGain | None  # what the duplicate deals did to the variance
     unbounded: tuple[str, ...] = ()  # bots whose Elo gap to the rest no result bounds
     forfeited: tuple[tuple[str, int, int], ...] = ()  # (bot, games forfeited, games), worst
+    uneven: bool = False  # whether the units hold different numbers of games
 
     @property
     def has_intervals(self) -> bool:
@@ -166,7 +155,8 @@ def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams:
     rated = _rate(records, anchor=anchor, teams=teams, resamples=resamples, seed=seed)
     fixed = None if anchor is None else anchor[0]
     rows = _rows(records, rated, teams)
-    units = len({unit_key(r) for r in records})
+    sizes = Counter(unit_key(r) for r in records)
+    units = len(sizes)
     sets = any(r.dup_set for r in records)
     gain = duplicate_gain(records, teams=teams) if sets and units >= MIN_UNITS else None
     unbounded = tuple(r.bot for r in rows if rated.names.index(r.bot) in rated.unbounded)
@@ -177,7 +167,8 @@ def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams:
     forfeited = tuple(sorted(((r.bot, r.forfeits, r.games) for r in rows if r.forfeits),
                              key=lambda f: (-f[1] / f[2], f[0])))
     return Board(rows, Footing(len(records), units, sets, fixed, flat, gain,
-                               unbounded if rated.has_intervals else (), forfeited))
+                               unbounded if rated.has_intervals else (), forfeited,
+                               uneven=len(set(sizes.values())) > 1))
 
 
 def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[Standing]:

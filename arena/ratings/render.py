@@ -56,7 +56,8 @@ def render(rows: Sequence[Standing], fmt: str = "plain", *, wide: bool = False,
     anchor = None if footing is None or footing.anchor is None else _name(footing.anchor, fmt)
     if wide:
         headers, table = _wide(rows, anchor)
-        text = tabulate(table, headers, tablefmt=_TABULATE[fmt])
+        text = tabulate(table, headers, tablefmt=_TABULATE[fmt], disable_numparse=True,
+                        colalign=["left" if h == "bot" else "right" for h in headers])
     else:
         table = _compact(rows, anchor)
         align = ["left" if h == "bot" else "right" for h in COMPACT_HEADERS]
@@ -80,13 +81,15 @@ def _columns(headers: Sequence[str], table: Sequence[Sequence[str]],
 
 def _wide(rows: Sequence[Standing], anchor: str | None) -> tuple[list[str], list[list[Any]]]:
     """Every column, each interval in its own cell (the table before the compact one); the
-    forfeits column only where a bot forfeited (a line under the table names them too)."""
-    table = [[r.rank, r.bot, round(r.elo),
-              ANCHOR if r.bot == anchor else _interval(r.elo_low, r.elo_high, 0), r.games,
-              r.wins, f"{r.win_pct:.1f}", r.mean_points,
-              _interval(r.points_low, r.points_high, 1), r.vs_field,
-              _interval(r.vs_field_low, r.vs_field_high, 1), r.mean_rank, r.openskill,
-              r.faults, r.forfeits, _percent(r.los_next)] for r in rows]
+    forfeits column only where a bot forfeited (a line under the table names them too).
+    Numbers keep their digits as text: read back as numbers, 60.0 printed as 60 beside 66.7."""
+    table = [[str(r.rank), r.bot, f"{r.elo:.0f}",
+              ANCHOR if r.bot == anchor else _interval(r.elo_low, r.elo_high, 0), str(r.games),
+              f"{r.wins:.2f}", f"{r.win_pct:.1f}", f"{r.mean_points:.2f}",
+              _interval(r.points_low, r.points_high, 1), f"{r.vs_field:.2f}",
+              _interval(r.vs_field_low, r.vs_field_high, 1), f"{r.mean_rank:.2f}",
+              f"{r.openskill:.2f}", str(r.faults), str(r.forfeits), _percent(r.los_next)]
+             for r in rows]
     if any(r.forfeits for r in rows):
         return TABLE_HEADERS, table
     at = TABLE_HEADERS.index("forfeits")
@@ -172,7 +175,7 @@ def _too_few(footing: Footing) -> str:
     if not footing.sets:
         return (f"No intervals or LOS: {_count(footing.games, 'game')}; they need "
                 f"{MIN_UNITS} games or more.")
-    about = "" if footing.games % footing.units == 0 else "about "
+    about = "about " if footing.uneven else ""  # a mean of whole sets can be whole
     return (f"No intervals or LOS: {_count(footing.units, 'duplicate set')} "
             f"({_count(footing.games, 'game')}); they need {MIN_UNITS} sets, "
             f"{about}{footing.games_needed} games.")

@@ -79,14 +79,16 @@ def test_wins_points_ranks_and_faults() -> None:
 
 
 def test_a_bot_in_two_seats_of_a_game_played_one_game() -> None:
-    """An SPRT's baseline holds two of three seats: the games column counted 180 of 90."""
+    """An SPRT's baseline holds two of three seats: the games column counted 180 of 90. Its
+    win is its seats' mean, as its rank is: won by any of its seats, a bot in two of three
+    seats of equals would show twice their win %."""
     records = [record(["a", "b", "b"], [0, 20, 40], gid="1"),
                record(["b", "a", "b"], [0, 10, 30], gid="2"),
                record(["b", "b", "a"], [10, 10, 0], gid="3")]
     rows = by_bot(standings(records))
     assert (rows["a"].games, rows["b"].games) == (3, 3)
-    assert (rows["a"].wins, rows["b"].wins) == (2.0, 1.0)
-    assert rows["b"].win_pct == round(100 / 3, 1)
+    assert (rows["a"].wins, rows["b"].wins) == (2.0, 0.5)  # game 2: one of b's two seats won
+    assert rows["b"].win_pct == round(100 * 0.5 / 3, 1)
     assert rows["b"].mean_rank == round((2.5 + 2 + 2) / 3, 2)  # the mean of its seats' ranks
 
 
@@ -338,7 +340,31 @@ def test_r51_a_team_s_first_place_is_a_win_for_each_partner() -> None:
     assert (rows["a"].win_pct, rows["c"].win_pct, rows["b"].win_pct) == (75.0, 75.0, 25.0)
     assert (rows["a"].mean_rank, rows["b"].mean_rank) == (1.25, 1.75)
     both = record(["a", "b", "a", "a"], [0, 50, 0, 50], gid="g3")  # a on both teams
-    assert by_bot(standings([both], resamples=0, teams=(0, 1, 0, 1)))["a"].win_pct == 100.0
+    assert by_bot(standings([both], resamples=0, teams=(0, 1, 0, 1)))["a"].win_pct == 66.7
+
+
+def test_r51_an_sprt_baseline_on_both_teams_wins_as_its_seats_do() -> None:
+    """R51-1 (teams): `arena sprt` seats (A, B, B, B), so B sits on both teams. Counted as
+    won by any of its seats B won every game, 100% beside A's 60%; its seats' mean is the
+    share its seats won: 1 of 3 when A's team wins, 2 of 3 when it loses."""
+    games = [record(["A", "B", "B", "B"], [0, 30, 0, 30] if g < 6 else [30, 0, 30, 0],
+                    gid=f"g{g}") for g in range(10)]
+    rows = by_bot(standings(games, resamples=0, teams=(0, 1, 0, 1)))
+    assert rows["A"].win_pct == 60.0
+    assert rows["B"].win_pct == round(100 * (6 / 3 + 4 * 2 / 3) / 10, 1)  # 46.7
+    assert rows["B"].mean_rank == round((6 * (1 + 2 + 2) / 3 + 4 * (2 + 1 + 1) / 3) / 10, 2)
+
+
+def test_r51_partners_have_no_los_between_them() -> None:
+    """R51-1 (teams): partners share every result, so no resample moves their gap; it
+    differed by rounding alone (1e-13), and the LOS between them read 50.0%."""
+    games = [record(["a", "b", "c", "d"], [0, 30, 0, 30] if g < 6 else [30, 0, 30, 0],
+                    gid=f"g{g}") for g in range(10)]
+    rows = standings(games, resamples=40, teams=(0, 1, 0, 1))
+    assert [r.bot for r in rows][:2] in (["a", "c"], ["c", "a"])
+    assert rows[0].los_next is None  # its partner is next
+    assert rows[1].los_next is not None  # the other team is next: a measured spread
+    assert [r.bot for r in rows][2:] in (["b", "d"], ["d", "b"]) and rows[2].los_next is None
 
 
 def test_r51_com_6_a_team_whose_seat_forfeited_loses_in_every_column() -> None:
@@ -392,6 +418,10 @@ def test_too_few_sets_say_so_with_the_games_needed() -> None:
                                         "more."]
     uneven = board([*duplicate_league(2), *duplicate_league(1, seats=3, seed=6)[:3]])
     assert "they need 5 sets, about" in footnotes(uneven.footing)[0]
+    sets = duplicate_league(3)  # 4, 4 and 1 games: a mean of 3 a set, yet "about" all the same
+    odd = board([*sets[:8], sets[8]])
+    assert footnotes(odd.footing)[0] == ("No intervals or LOS: 3 duplicate sets (9 games); they "
+                                         "need 5 sets, about 15 games.")
     assert not any("No intervals" in n for n in footnotes(board(duplicate_league(5)).footing))
 
 
@@ -403,6 +433,16 @@ def test_the_duplicate_gain_line_needs_enough_sets() -> None:
     assert line.endswith("of independent deals' (12 sets).")
     assert board(duplicate_league(4)).footing.gain is None  # no interval, no figure either
     assert board(league(games=60)).footing.gain is None  # no duplicate sets
+
+
+def test_the_wide_table_keeps_each_number_s_digits() -> None:
+    """Read back as numbers, the wide cells lost their digits: win % 60 beside 66.7, points
+    26 beside 58.62."""
+    games = [record(["a", "b"], [0, 26] if g < 6 else [26, 0], gid=f"g{g}") for g in range(10)]
+    rows = board(games, resamples=0)
+    for fmt in ("plain", "github"):
+        line = next(x for x in render(rows.rows, fmt, wide=True).splitlines() if " a " in x)
+        assert " 60.0 " in line and " 10.40 " in line and " 6.00 " in line, line
 
 
 def test_the_default_table_fits_100_columns_and_wide_has_every_column() -> None:
