@@ -5,6 +5,7 @@ The fields are documented in ``docs/records.md``; ``schema`` comes first and cha
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
@@ -159,8 +160,46 @@ def _check_places(record: Any, actions: int) -> None:
             not all(s.faults.keys() <= _KINDS for s in record.seats) or \
             record.ranks != places(record.totals, [s.forfeit for s in record.seats]) or \
             (record.termination is GameEnd.FORFEIT) != any(s.forfeit for s in record.seats) or \
-            not record.id.isprintable() or not all(s.bot.isprintable() for s in record.seats):
+            round_sums(record.rounds, seats) != record.totals or \
+            record.options.get("players", seats) != seats or not 0 <= record.seed < SEEDS or \
+            not record.id.isprintable() or not all(_seat_ok(s) for s in record.seats):
         raise ValueError("a count does not match the seats")
+
+
+def _seat_ok(seat: SeatRecord) -> bool:
+    """A bot name a config would give, and times that are not negative."""
+    return is_bot_name(seat.bot) and min(seat.time_mean_ms, seat.time_p95_ms,
+                                         seat.time_max_ms) >= 0
+
+
+SEEDS = 1 << 63  # a game's seed is below: drawn in 63 bits, and bounded so by the arena
+MAX_NAME = 100  # characters of a bot's or a tournament's name, a file or folder name
+MAX_NAME_BYTES = 200  # and its bytes: with ".stderr.log" or "-sprt", under a file name's 255
+BOT_NAME = (f"expected a bot name of at most {MAX_NAME} printable characters "
+            f"({MAX_NAME_BYTES} bytes in UTF-8), no spaces at its ends, without '/', "
+            "not '.' or '..'")
+
+
+@functools.lru_cache(maxsize=4096)  # a file of 100,000 games names a handful of bots
+def is_bot_name(name: str) -> bool:
+    """A bot's name, the leaderboard's row and its log's file name: printable text, not
+    only spaces (a blank row) nor spaces at an end (``greedy `` showed as a second
+    ``greedy``), without '/', short enough in bytes for a file name (a longer one lost the
+    bot's log without a word). A record holds only names a config gives."""
+    return bool(name.strip()) and name == name.strip() and len(name) <= MAX_NAME \
+        and utf8_bytes(name) <= MAX_NAME_BYTES and name not in (".", "..") \
+        and "/" not in name and name.isprintable()
+
+
+def utf8_bytes(text: str) -> int:
+    """The bytes a name takes in a file name (a file system holds 255)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def round_sums(rounds: Sequence[RoundResult], seats: int) -> tuple[int, ...]:
+    """Each seat's penalties summed over the rounds: the totals a record must hold."""
+    return tuple(map(sum, zip(*(r.penalties for r in rounds), strict=True))) if rounds \
+        else (0,) * seats
 
 
 def places(totals: Sequence[int], forfeits: Sequence[bool]) -> tuple[int, ...]:
@@ -193,6 +232,11 @@ def _check_record(raw: Any) -> None:
     seats = len(raw["seats"])
     if seats < 2:
         raise ValueError(f"seats: expected at least 2, got {seats}")
+    if not 0 <= raw["seed"] < SEEDS:
+        raise ValueError(f"seed: expected an integer from 0 to {SEEDS - 1}, got {raw['seed']}")
+    if raw["options"].get("players", seats) != seats:
+        raise ValueError(f"options: expected players {seats}, one a seat, got "
+                         f"{shown(raw['options']['players'])}")
     for seat in raw["seats"]:
         _check_seat(seat)
     for name in ("totals", "ranks"):
@@ -204,6 +248,10 @@ def _check_record(raw: Any) -> None:
     for r in raw["rounds"]:
         _fields(r, _ROUND_FIELDS, "rounds[]")
         _integers(r["penalties"], "penalties", seats)
+    sums = [sum(r["penalties"][i] for r in raw["rounds"]) for i in range(seats)]
+    if sums != raw["totals"]:
+        raise ValueError(f"totals: expected the sums of the rounds' penalties, {sums}, got "
+                         f"{shown(raw['totals'])}")
     played = raw["actions"]
     if isinstance(played, str) and raw["schema"] >= COMPACT:
         played = expand_actions(played)
@@ -216,8 +264,12 @@ def _check_seat(seat: Any) -> None:
     """A seat's fields, its faults counted by kinds of the closed set (docs/records.md)."""
     _fields(seat, _SEAT_FIELDS, "seats[]")
     _integers(list(seat["faults"].values()), "faults", lowest=-MAX_POINTS)  # < 0: named below
-    if not seat["bot"].isprintable():
-        raise ValueError(f"seat {shown(seat['bot'])}: expected a printable bot name")
+    if not is_bot_name(seat["bot"]):
+        raise ValueError(f"seat {shown(seat['bot'])}: {BOT_NAME}")
+    if min(seat["time_mean_ms"], seat["time_p95_ms"], seat["time_max_ms"]) < 0:
+        raise ValueError(f"seat {shown(seat['bot'])}: expected times of 0 ms or more, got "
+                         f"{seat['time_mean_ms']}, {seat['time_p95_ms']}, "
+                         f"{seat['time_max_ms']} (mean, p95, max)")
     if not isinstance(seat.get("forfeit", False), bool) or seat["decisions"] < 0:
         raise ValueError(f"seat {shown(seat['bot'])}: expected forfeit true or false "
                          "and decisions >= 0")

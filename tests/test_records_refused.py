@@ -72,14 +72,12 @@ def _edit_a_card(raw: Raw) -> None:
     (_edit_a_card, r"action \d+ '\d discard \w+': IND-16: \w+ is not in the hand"),
     (lambda r: r.update(seed=r["seed"] + 1), r": action \d+ "),  # another deal, maybe
     # another dealer
-    (lambda r: r.update(seed=-5), r": seed -5: expected an integer from 0: the record does "
-                                  "not replay"),
     (lambda r: r.update(actions=r["actions"] + "/0s"), r"after the game's end"),
     (lambda r: r.update(actions=r["actions"].rpartition("/")[0]),
      r"end before the game does \(cut short, or edited\)"),
-    (lambda r: r["rounds"][0].update(penalties=[0, 0]),  # COM-13: the totals kept
-     r"replayed round 1 \(dealer \d, \w+, penalties \[\d+, \d+\]\) differs from the "
-     r"record's round 1 \(dealer \d, \w+, penalties \[0, 0\]\)"),
+    (lambda r: r.update(rounds=[{**r["rounds"][0], "penalties": r["totals"][::-1]}],
+                        totals=r["totals"][::-1], ranks=r["ranks"][::-1]),  # COM-13: all
+     r"replayed totals \[\d+, \d+\] differ from the record's \[\d+, \d+\]"),  # edited alike
 ])
 def test_a_record_that_does_not_replay_is_bad_input(tmp_path: Path, lines: list[str],
                                                     change: Callable[[Raw], Any],
@@ -107,6 +105,12 @@ def _forfeit_ranked_first(raw: Raw) -> None:
     raw["termination"] = "forfeit"
 
 
+def _totals_swapped(raw: Raw) -> None:
+    """The winner's total given to the loser, the ranks with it, the rounds left alone: the
+    leaderboard and a resumed run counted the edited result."""
+    raw["totals"], raw["ranks"] = raw["totals"][::-1], raw["ranks"][::-1]
+
+
 def _forfeit_kept_quiet(raw: Raw) -> None:
     """Seat 0 forfeited (and ranks last), the ending left as it was."""
     raw["totals"], raw["ranks"] = [0, 80], [2, 1]
@@ -130,7 +134,24 @@ def _forfeit_kept_quiet(raw: Raw) -> None:
     (lambda r: r.update(variant="indian13"), 0,
      "games.jsonl:1: variant 'indian13', expected a versioned variant"),
     (lambda r: r["seats"][1].update(bot="evil\x1b]0;title\x07"), 1,
-     r"games.jsonl:2: .*seat 'evil\\x1b\]0;title\\x07': expected a printable bot name"),
+     r"games.jsonl:2: .*seat 'evil\\x1b\]0;title\\x07': expected a bot name of at most 100 "
+     r"printable characters"),
+    *[(lambda r, name=name: r["seats"][0].update(bot=name), 0,  # type: ignore[misc]
+       r"games.jsonl:1: .*seat '.*': expected a bot name of at most 100 printable characters "
+       r"\(200 bytes in UTF-8\), no spaces at its ends, without '/', not '.' or '..'")
+      for name in ("", "  ", "a/b", "..", "x" * 101)],  # a config refuses each
+    (_totals_swapped, 1, r"games.jsonl:2: .*totals: expected the sums of the rounds' "
+                         r"penalties, \[\d+, \d+\], got \[\d+, \d+\]"),
+    (lambda r: r.update(rounds=[]), 0, r"games.jsonl:1: .*totals: expected the sums of the "
+                                       r"rounds' penalties, \[0, 0\]"),
+    (lambda r: r["options"].update(players=9), 0,
+     r"games.jsonl:1: .*options: expected players 2, one a seat, got 9"),
+    (lambda r: r.update(seed=2 ** 63), 1,
+     r"games.jsonl:2: .*seed: expected an integer from 0 to 9223372036854775807, got "
+     r"9223372036854775808"),
+    (lambda r: r.update(seed=-5), 1, r"games.jsonl:2: .*seed: expected an integer from 0"),
+    (lambda r: r["seats"][1].update(time_p95_ms=-5.0), 0,
+     r"games.jsonl:1: .*seat 'random': expected times of 0 ms or more, got .*, -5.0, "),
     (lambda r: r.update(id="g\u202e1"), 0,
      r"games.jsonl:1: .*id: expected printable text, got 'g\\u202e1'"),
     (lambda r: r.update(totals=[-1000, 80], ranks=[1, 2]), 0,  # no penalty is below 0
@@ -172,6 +193,7 @@ def test_a_forfeited_seat_ranks_last_whatever_its_total(tmp_path: Path,
     """The ranks the referee gives are read back: totals first, a forfeit after all."""
     def forfeit(raw: Raw) -> None:
         raw["totals"], raw["ranks"] = [0, 80], [2, 1]
+        raw["rounds"] = [{**raw["rounds"][0], "penalties": [0, 80]}]
         raw["seats"][0]["forfeit"] = True
         raw["termination"] = "forfeit"
     folder = folder_of(tmp_path, lines, forfeit)

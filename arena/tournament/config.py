@@ -19,17 +19,12 @@ from arena import safe_yaml
 from arena.engine.game import Game
 from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
+from arena.records import MAX_NAME, MAX_NAME_BYTES, utf8_bytes
 from arena.referee import Clock, FaultPolicy
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation
 from arena.seats.seat import Limits
-from arena.tournament.config_bots import (
-    MAX_NAME,
-    MAX_NAME_BYTES,
-    MAX_PATH,
-    _bots,
-    utf8_bytes,
-)
+from arena.tournament.config_bots import MAX_PATH, _bots
 from arena.tournament.config_file import (
     Bound,
     _bounded,

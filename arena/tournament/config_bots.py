@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import BadInput, printable, shown
+from arena.records import BOT_NAME, is_bot_name
 from arena.seats import confine
 from arena.seats.bot import (
     BOT_FORMS,
@@ -36,8 +37,6 @@ BOT_KEYS = ("name", "module", "command", "params", "read", "write", "network", "
 MAX_BOTS = 500  # a large class; the balanced schedule of 500 bots is drawn in ~20 s
 
 
-MAX_NAME = 100  # characters of a tournament's name, a folder name
-MAX_NAME_BYTES = 200  # and its bytes: with ".stderr.log" or "-sprt", under a file name's 255
 
 
 MAX_PATH = 4096  # characters of a path (Linux's PATH_MAX)
@@ -92,20 +91,11 @@ def _bot_name(name: Any, at: tuple[str | int, ...], where: _Where) -> str:
     only spaces (a blank row) nor spaces at an end (``greedy `` showed as a second
     ``greedy``), without '/', short enough in bytes for a file name (a longer one lost the
     bot's log without a word)."""
-    expected = (f"expected a bot name of at most {MAX_NAME} printable characters "
-                f"({MAX_NAME_BYTES} bytes in UTF-8), no spaces at its ends, without '/'")
     if not isinstance(name, str):
-        raise where.error(at, f"{expected}, {not_text(name)}")
-    if not name.strip() or name != name.strip() or len(name) > MAX_NAME \
-            or utf8_bytes(name) > MAX_NAME_BYTES or name in (".", "..") or "/" in name \
-            or not name.isprintable():
-        raise where.error(at, f"{expected}, got {shown(name)}")
+        raise where.error(at, f"{BOT_NAME}, {not_text(name)}")
+    if not is_bot_name(name):
+        raise where.error(at, f"{BOT_NAME}, got {shown(name)}")
     return name
-
-
-def utf8_bytes(text: str) -> int:
-    """The bytes a name takes in a file name (a file system holds 255)."""
-    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _module_bot(name: str, entry: Mapping[str, Any], at: tuple[str | int, ...], where: _Where,

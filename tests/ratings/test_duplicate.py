@@ -9,11 +9,17 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from arena.engine.results import GameEnd
+from arena.engine.results import GameEnd, RoundEnd
 from arena.ratings.duplicate import duplicate_gain
-from arena.records import GameRecord, SeatRecord
+from arena.records import GameRecord, RoundRecord, SeatRecord
 
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
+
+
+def one_round(totals: Sequence[float]) -> tuple[RoundRecord, ...]:
+    """The round whose penalties are the totals: a record's totals are its rounds' sums."""
+    return (RoundRecord(round=1, dealer=0, reason=RoundEnd.DECLARATION,
+                        penalties=tuple(int(t) for t in totals)),)
 
 
 def record(bots: Sequence[str], totals: Sequence[float], *, gid: str,
@@ -22,7 +28,7 @@ def record(bots: Sequence[str], totals: Sequence[float], *, gid: str,
                              time_p95_ms=1.0, time_max_ms=1.0) for b in bots)
     ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
     return GameRecord(schema=1, id=gid, variant="x/v1", options={}, seed=1, seats=seats,
-                      actions=(), rounds=(), totals=tuple(totals), ranks=ranks,
+                      actions=(), rounds=one_round(totals), totals=tuple(totals), ranks=ranks,
                       termination=GameEnd.NORMAL, dup_set=dup_set)
 
 

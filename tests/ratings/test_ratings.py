@@ -19,7 +19,7 @@ from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
 from arena.cli.app import app
-from arena.engine.results import GameEnd
+from arena.engine.results import GameEnd, RoundEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import (
     ELO_MEAN,
@@ -37,7 +37,7 @@ from arena.ratings.leaderboard import head_to_head, standings
 from arena.ratings.openskill import _fast_path_works, openskill_ordinals
 from arena.ratings.render import render, render_h2h
 from arena.ratings.terms import parse_anchor
-from arena.records import GameRecord, SeatRecord
+from arena.records import GameRecord, RoundRecord, SeatRecord
 from arena.tournament.config import load_config
 from arena.tournament.results import stored_anchor
 
@@ -46,13 +46,19 @@ EULER_GAMMA = 0.5772156649015329
 PAR = 2000  # added to every simulated total: penalties are never below 0 (records refuse it)
 
 
+def one_round(totals: Sequence[float]) -> tuple[RoundRecord, ...]:
+    """The round whose penalties are the totals: a record's totals are its rounds' sums."""
+    return (RoundRecord(round=1, dealer=0, reason=RoundEnd.DECLARATION,
+                        penalties=tuple(int(t) for t in totals)),)
+
+
 def record(bots: Sequence[str], totals: Sequence[int], *, gid: str = "g",
            dup_set: str = "") -> GameRecord:
     seats = tuple(SeatRecord(bot=b, faults={}, decisions=1, time_mean_ms=1.0,
                              time_p95_ms=1.0, time_max_ms=1.0) for b in bots)
     ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
     return GameRecord(schema=1, id=gid, variant="indian13/v1", options={}, seed=1, seats=seats,
-                      actions=(), rounds=(), totals=tuple(totals),
+                      actions=(), rounds=one_round(totals), totals=tuple(totals),
                       ranks=ranks, termination=GameEnd.NORMAL, dup_set=dup_set)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
-from arena.engine.results import GameEnd
+from arena.engine.results import GameEnd, RoundEnd
 from arena.errors import BadInput
 from arena.ratings.bradley_terry import ELO_SCALE, rate, t_quantile
 from arena.ratings.sprt import (
@@ -30,10 +30,16 @@ from arena.ratings.sprt import (
     set_result,
     set_score,
 )
-from arena.records import GameRecord, SeatRecord
+from arena.records import GameRecord, RoundRecord, SeatRecord
 from arena.tournament.sprt_run import _gap, sprt_pairings
 
 runner = CliRunner()
+
+
+def one_round(totals: Sequence[float]) -> tuple[RoundRecord, ...]:
+    """The round whose penalties are the totals: a record's totals are its rounds' sums."""
+    return (RoundRecord(round=1, dealer=0, reason=RoundEnd.DECLARATION,
+                        penalties=tuple(int(t) for t in totals)),)
 
 
 def record(bots: list[str], totals: list[int], gid: str = "g", dup_set: str = "") -> GameRecord:
@@ -41,7 +47,7 @@ def record(bots: list[str], totals: list[int], gid: str = "g", dup_set: str = ""
                              time_max_ms=0.0) for b in bots)
     ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
     return GameRecord(schema=1, id=gid, variant="indian13/v1", options={}, seed=1, seats=seats,
-                      actions=(), rounds=(), totals=tuple(totals), ranks=ranks,
+                      actions=(), rounds=one_round(totals), totals=tuple(totals), ranks=ranks,
                       termination=GameEnd.NORMAL, dup_set=dup_set)
 
 
