@@ -16,6 +16,7 @@ import typer
 from arena.cli.common import BUILTIN_BOTS, guarded
 from arena.engine.game import Game
 from arena.errors import BadInput, shown
+from arena.tournament.config import SPRT_SUFFIX
 from arena.variants import VARIANTS, find_variant
 
 
@@ -92,8 +93,12 @@ def check_name(name: str) -> None:
     """The name becomes a file, a class, a bot and a tournament: kept to safe characters,
     and unlike the built-in bots it meets there."""
     if not NAME.fullmatch(name):
-        raise BadInput(f"bot name {shown(name)}: expected a letter, then letters, digits, '_' or "
-                       "'-' (at most 64 characters)")
+        raise BadInput(f"bot name {shown(name)}: expected an ASCII letter, then ASCII letters, "
+                       "digits, '_' or '-' (at most 64 characters)")
+    if name.endswith(SPRT_SUFFIX):  # the tournament it writes: validate refused it after
+        raise BadInput(f"bot name {name!r}: expected a name that does not end in "
+                       f"{SPRT_SUFFIX!r}, which the tournament it names keeps for "
+                       "`arena sprt`'s games")
     if name.lower() in BUILTIN_BOTS:  # "Random" gave a class RandomBot beside the built-in's
         raise BadInput(f"bot name {name!r}: a built-in bot's ({', '.join(BUILTIN_BOTS)}), "
                        "which configs and arena play would take for it (in any case: its "

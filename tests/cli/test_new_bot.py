@@ -111,12 +111,17 @@ def test_a_file_where_the_folder_goes_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["1bot", "my bot", "../up", "a/b", "bot.py", "", "é",
-                                  "x" * 65, "random", "greedy", "search", "Random", "GREEDY"])
+                                  "x" * 65, "random", "greedy", "search", "Random", "GREEDY",
+                                  "a-sprt"])
 def test_a_name_that_is_no_simple_name_is_refused(name: str, tmp_path: Path) -> None:
     message = refused(name, "--dir", str(tmp_path))
     assert message.startswith(f"bot name {shown(name)}: ")
     if name.lower() in ("random", "greedy", "search"):  # it said its tournament seated "search"
         assert "a built-in bot's (random, greedy, search)" in message
+    if name == "é":  # a letter, yet refused: the rule is ASCII
+        assert "expected an ASCII letter" in message
+    if name == "a-sprt":  # it wrote a tournament that arena validate then refused
+        assert "does not end in '-sprt'" in message
     assert list(tmp_path.iterdir()) == []
 
 
