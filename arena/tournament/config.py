@@ -480,6 +480,10 @@ def _format(raw: Any, where: _Where, bots: tuple[BotSpec, ...], players: int) ->
             if candidate is None else ""
         raise where.error(("format", "candidate"),
                           f"{missing}expected one of the bots: {', '.join(names)}")
+    if kind != "gauntlet" and candidate is not None:  # a round robin ignored it unsaid
+        raise where.error(("format", "candidate"), f"expected no candidate in a {kind} (every "
+                                                   "bot meets every other): type: gauntlet "
+                                                   "plays one candidate against the field")
     games = _bounded(raw, "games", GAMES, None, ("format",), where)
     duplicate = _typed(raw, "duplicate", bool, True, ("format",), where, "true or false")
     if len(bots) < players:

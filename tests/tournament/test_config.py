@@ -89,6 +89,9 @@ CASES = [
     ("gauntlet-no-candidate", edit("  games: 2", "  games: 2\n  type: gauntlet"),
      ":10: format.candidate: a gauntlet needs it, the bot that meets all the others: "
      "expected one of the bots: greedy, random"),
+    ("round-robin-candidate", edit("  games: 2", "  games: 2\n  candidate: greedy"),
+     ":12: format.candidate: expected no candidate in a round-robin (every bot meets every "
+     "other): type: gauntlet plays one candidate against the field"),
     ("unknown-variant", edit("variant: indian13", "variant: poker"),
      ":2: variant: unknown variant 'poker'"),
     ("unknown-option", edit("  players: 2", "  players: 2\n  colour: red"),
