@@ -85,6 +85,9 @@ def parse_option_args(pairs: list[str] | None) -> dict[str, Any]:
         key, sep, raw = pair.partition("=")
         if not sep or not key.strip():
             raise BadInput(f"bad option {shown(pair)}: expected key=value")
+        if key.strip() in out:  # the last one won without a word, as a config refuses it
+            raise BadInput(f"bad option {shown(pair)}: {key.strip()!r} is given twice; "
+                           "expected each option once")
         try:
             out[key.strip()] = safe_yaml.load(raw)[0] if raw.strip() else raw
         except safe_yaml.BadYaml as exc:

@@ -254,6 +254,9 @@ def test_play_three_thirteen() -> None:
      "unknown option 'colour'"),
     (["play", "indian13", "random", "random", "-o", "players=x"], "option 'players' = 'x'"),
     (["play", "indian13", "random", "random", "-o", "noequals"], "bad option 'noequals'"),
+    (["hand", "indian13", *README_HAND, "--wild", "7C", "-o", "wild_suits=all", "-o",
+      "wild_suits=colour"],  # the last one won without a word
+     "bad option 'wild_suits=colour': 'wild_suits' is given twice; expected each option once"),
     (["play", "indian13", "random", "random", "-o", "draw_cap=0"], "option 'draw_cap' = 0"),
     (["play", "indian13", "random", "-o", "players=1"], "option 'players' = 1"),
     (["play", "indian13", *["random"] * 7], "option 'players' = 7"),
