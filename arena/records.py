@@ -558,10 +558,24 @@ def _record(path: Path, number: int, line: str, actions: bool = True,
     try:
         return GameRecord.from_json(line, actions=actions, shared=shared)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        cut = "" if line.rstrip().endswith("}") else \
-            "; the line does not end as a record does: cut short, or two joined?"
         raise BadInput(f"{path}:{number}: not a game record of schema {_SCHEMA_WORDS} "
-                       f"({type(exc).__name__}: {str(exc)[:200]}){cut}") from exc
+                       f"({type(exc).__name__}: {str(exc)[:200]}){_hint(line, number)}"
+                       ) from exc
+
+
+def _hint(line: str, number: int) -> str:
+    """What a line that is no record may be: another file, or a record cut short. A whole
+    JSON value ([1, 2, 3], null) read "cut short, or two joined?", as did a config.yaml."""
+    text = line.strip()
+    if number == 1 and not text.startswith("{"):
+        return "; a games.jsonl holds one JSON object a line: is this file one?"
+    if text.endswith("}"):
+        return ""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return "; the line does not end as a record does: cut short, or two joined?"
+    return ""
 
 
 def drop_torn_tail(path: Path) -> None:

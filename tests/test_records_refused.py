@@ -247,3 +247,18 @@ def test_a_line_cut_inside_the_file_says_so(tmp_path: Path, lines: list[str]) ->
     assert err.startswith(f"arena: error: {folder / 'games.jsonl'}:1: not a game record")
     assert err.rstrip().endswith("the line does not end as a record does: cut short, or two "
                                  "joined?")
+
+
+@pytest.mark.parametrize(("first", "hint"), [
+    ("[1, 2, 3]", "; a games.jsonl holds one JSON object a line: is this file one?"),
+    ("identity_hash: 1a2b", "; a games.jsonl holds one JSON object a line: is this file one?"),
+    ('{"schema": 3}', ""),  # a whole object, not cut: what it lacks is named, no more
+])
+def test_a_line_that_is_whole_is_not_called_cut_short(tmp_path: Path, first: str,
+                                                      hint: str) -> None:
+    """A whole JSON value, or a config.yaml given for a games.jsonl, read "the line does not
+    end as a record does: cut short, or two joined?"."""
+    games = tmp_path / "games.jsonl"
+    games.write_text(first + "\n", "utf-8")
+    err = refused("leaderboard", str(games))
+    assert "cut short" not in err and err.rstrip().endswith(f"){hint}"), err
