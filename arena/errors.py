@@ -45,3 +45,8 @@ class IllegalAction(ArenaError):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.reason = message
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 game``, ``2 games``: "1 workers" read as a slip of the arena."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import guarded
+from arena.errors import counted
 
 
 @guarded
@@ -25,5 +26,5 @@ def report(
     written = write_report(results, output)
     broken = f"; {written.broken} do not replay (listed in the report)" if written.broken \
         else ""
-    games = f"{written.games} game{'' if written.games == 1 else 's'}"
+    games = counted(written.games, "game")
     typer.echo(f"{written.path}: {games}, {written.size / 1e6:.1f} MB{broken}")

@@ -18,7 +18,7 @@ from arena.cli.common import (
     guarded,
     stop_reason,
 )
-from arena.errors import ArenaError, BadInput
+from arena.errors import ArenaError, BadInput, counted
 from arena.ratings.terms import FORMATS, Anchor, check_format, parse_anchor
 from arena.records import GameRecord, games_file, read_games
 from arena.seats import confine
@@ -158,8 +158,9 @@ def validate(
     cfg = load_config(config)
     check_config_bots(cfg)
     total = len(schedule_for(cfg))
-    typer.echo(f"{config}: ok: {cfg.variant} with {len(cfg.bots)} bots, {total} games "
-               f"at {cfg.players}-seat tables, {cfg.workers} workers")
+    typer.echo(f"{config}: ok: {cfg.variant} with {len(cfg.bots)} bots, "
+               f"{counted(total, 'game')} at {cfg.players}-seat tables, "
+               f"{counted(cfg.workers, 'worker')}")
     if cfg.isolation == "process" or any(b.command for b in cfg.bots):
         typer.echo(guard_line())
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena.errors import counted
 from arena.ratings.bradley_terry import MIN_UNITS
 from arena.ratings.duplicate import DuplicateGain
 from arena.ratings.leaderboard import (
@@ -173,11 +174,11 @@ def _some(names: Sequence[str]) -> str:
 def _too_few(footing: Footing) -> str:
     """Why the interval cells are empty, and how many games would fill them."""
     if not footing.sets:
-        return (f"No intervals or LOS: {_count(footing.games, 'game')}; they need "
+        return (f"No intervals or LOS: {counted(footing.games, 'game')}; they need "
                 f"{MIN_UNITS} games or more.")
     about = "about " if footing.uneven else ""  # a mean of whole sets can be whole
-    return (f"No intervals or LOS: {_count(footing.units, 'duplicate set')} "
-            f"({_count(footing.games, 'game')}); they need {MIN_UNITS} sets, "
+    return (f"No intervals or LOS: {counted(footing.units, 'duplicate set')} "
+            f"({counted(footing.games, 'game')}); they need {MIN_UNITS} sets, "
             f"{about}{footing.games_needed} games.")
 
 
@@ -195,11 +196,7 @@ def _gain(gain: DuplicateGain) -> str:
     share = 100 * gain.ratio
     text = f"{share:.0f}%" if share >= 10 or share == 0 else f"{share:.2g}%"
     return (f"Duplicate deals: the variance of bots' point differences is {text} of "
-            f"independent deals' ({_count(gain.sets, 'set')}).")
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+            f"independent deals' ({counted(gain.sets, 'set')}).")
 
 
 def _with_notes(table: str, notes: Sequence[str], fmt: str) -> str:

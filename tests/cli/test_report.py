@@ -261,7 +261,8 @@ def tampered(folder: Path, target: Path, edit: Any) -> Path:
 
 def test_bot_names_and_errors_are_escaped_and_a_game_that_does_not_replay_is_listed(
         folder: Path, tmp_path: Path) -> None:
-    hostile = "</script><img src=x onerror=alert(1)>$x$"
+    hostile = "<!--<script><img src=x onerror=alert(1)>$x$"  # no '/': a config refuses it,
+    # and so does a record
 
     def edit(i: int, record: GameRecord) -> GameRecord:
         seats = tuple(replace(s, bot=hostile if s.bot == "greedy" else s.bot)
@@ -276,8 +277,8 @@ def test_bot_names_and_errors_are_escaped_and_a_game_that_does_not_replay_is_lis
     assert done.exit_code == 0, (done.stdout, done.stderr)
     assert "1 do not replay" in done.stdout
     page = (bad / "report.html").read_text("utf-8")
-    assert "<img" not in page and "<b>bogus" not in page and "</script><" not in page
-    assert "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;$x$" in page
+    assert "<img" not in page and "<b>bogus" not in page and "<!--<script>" not in page
+    assert "&lt;!--&lt;script&gt;&lt;img src=x onerror=alert(1)&gt;$x$" in page
     assert "Games that do not replay" in page and "&lt;b&gt;bogus&lt;/b&gt;" in page
     games = replay_data(page)["games"]
     broken = [g for g in games if "error" in g]

@@ -341,7 +341,7 @@ def test_cli_validate_ok(tmp_path: Path) -> None:
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
     ok, guard = result.output.strip().splitlines()
-    assert ok == f"{path}: ok: indian13 with 2 bots, 2 games at 2-seat tables, 1 workers"
+    assert ok == f"{path}: ok: indian13 with 2 bots, 2 games at 2-seat tables, 1 worker"
     assert guard.startswith("bots: confined") or guard.startswith("bots: unconfined"), guard
     assert not (tmp_path / "results").exists()
 
