@@ -30,6 +30,9 @@ from arena.seats.startup import check_bots_start
 from arena.tournament.config import SEED
 from arena.variants import find_variant
 
+ONE_BOT = ("one bot: a game needs one bot per seat, at least 2 (name it twice to play it "
+           "against itself)")
+
 
 @guarded
 def play(
@@ -71,8 +74,7 @@ def play(
         raise BadInput("no bots: name one per seat (random, greedy, file.py, ...) or give "
                        "--command")
     if len(named) + len(commands) == 1 and "players" not in options:
-        raise BadInput("one bot: a game needs one bot per seat, at least 2 (name it twice "
-                       "to play it against itself)")
+        raise BadInput(ONE_BOT)
     options.setdefault("players", len(named) + len(commands))
     people = [i for i, b in enumerate(named) if b.strip() == HUMAN]
     if len(people) > 1:

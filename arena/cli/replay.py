@@ -13,6 +13,7 @@ from rich.console import Console
 
 from arena.cli import show
 from arena.cli.common import OptionArgs, bot_spec, guarded
+from arena.cli.games import ONE_BOT
 from arena.engine.game import Game
 from arena.engine.options import parse_option_args
 from arena.errors import BadInput, shown
@@ -135,6 +136,8 @@ def _played(where: Sequence[str], seed: int, option: list[str] | None) -> GameRe
                        "`arena play`")
     game_cls = _seed_variant(where[0])
     options = parse_option_args(option)
+    if len(where) == 2 and "players" not in options:  # arena play refuses it so, not by IND-1
+        raise BadInput(f"replay --seed: {ONE_BOT}")
     options.setdefault("players", len(where) - 1)
     specs = [bot_spec(b, i) for i, b in enumerate(where[1:])]
     return play_game(game_cls, specs, seed=seed, options=options)

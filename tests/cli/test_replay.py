@@ -195,6 +195,8 @@ def test_a_folder_alone_lists_its_games_in_id_order(played: Path) -> None:
     (["{folder}", "t0000-g000", "--seat", "2"], "--seat 2: the game has seats 0 to 1"),
     (["{folder}/missing", "g"], "no such folder or file"),
     (["--seed", "1", "indian13"], "name the variant and one bot per seat"),
+    (["--seed", "3", "indian13", "greedy"],  # "option 'players' = 1 (IND-1)", unasked
+     "replay --seed: one bot: a game needs one bot per seat, at least 2"),
 ])
 def test_bad_requests_are_one_line(played: Path, args: list[str], expected: str) -> None:
     result = runner.invoke(app, ["replay", *(a.format(folder=played) for a in args)])
