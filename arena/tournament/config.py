@@ -384,7 +384,8 @@ def _check_games(config: Config, where: _Where, over: Mapping[str, Any]) -> None
 def _output(raw: Mapping[str, Any], where: _Where, override: str | Path | None) -> Path:
     """Where result folders go: a folder, or a path where one can be made; ``--out`` (its
     text as typed: ``Path("")`` would be the current folder) is held to the same rule."""
-    expected = f"expected a folder path of at most {MAX_PATH} characters"
+    expected = f"expected a folder path (not empty: 'results', '.') of at most {MAX_PATH} " \
+        "characters, no NUL"
     if override is not None:
         if not _folder_text(str(override)):
             raise BadInput(f"--out {shown(str(override))}: {expected}")

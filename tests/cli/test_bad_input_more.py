@@ -157,7 +157,8 @@ def test_run_refuses_an_empty_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.chdir(tmp_path)
     config(tmp_path)
     assert refused("run", "b.yaml", "--out", "") == \
-        "--out '': expected a folder path of at most 4096 characters"
+        "--out '': expected a folder path (not empty: 'results', '.') of at most 4096 " \
+        "characters, no NUL"  # "at most 4096" alone said nothing of an empty one
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.yaml"]
 
 
@@ -172,14 +173,14 @@ def test_new_bot_refuses_an_empty_dir(tmp_path: Path, monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
     ("{name: g,", "{name: '  ',", ":4: bots[0].name: expected a bot name of at most 100 "
-     "printable characters (200 bytes in UTF-8), no spaces at its ends, without '/', got "
-     "'  '"),
+     "printable characters (200 bytes in UTF-8), no spaces at its ends, without '/', not '.' "
+     "or '..', got '  '"),
     ("{name: g,", "{name: 'g ',", ":4: bots[0].name: expected a bot name of at most 100 "
-     "printable characters (200 bytes in UTF-8), no spaces at its ends, without '/', got "
-     "'g '"),
+     "printable characters (200 bytes in UTF-8), no spaces at its ends, without '/', not '.' "
+     "or '..', got 'g '"),
     ("{name: g,", "{name: '" + "\U0001f600" * 51 + "',", ":4: bots[0].name: expected a bot "
      "name of at most 100 printable characters (200 bytes in UTF-8), no spaces at its ends, "
-     "without '/', got '" + "\U0001f600" * 51 + "'"),
+     "without '/', not '.' or '..', got '" + "\U0001f600" * 51 + "'"),
     ("name: b\n", "name: 123\n", ":1: name: expected text (letters, digits, '-', '_' or "
      "'.'), got 123, which YAML reads as a number: quote it to make it text"),
     ("variant: indian13", "variant: null", ":2: variant: expected a variant name such as "
