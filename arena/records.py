@@ -29,6 +29,12 @@ COMPACT = 3  # the first schema whose actions are one text (docs/records.md)
 log = logging.getLogger("arena.records")
 FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
 _KINDS = frozenset(k.value for k in Fault)  # a record holding another kind is refused
+SEEDS = 1 << 63  # a game's seed is below: drawn in 63 bits, and bounded so by the arena
+MAX_NAME = 100  # characters of a bot's or a tournament's name, a file or folder name
+MAX_NAME_BYTES = 200  # and its bytes: with ".stderr.log" or "-sprt", under a file name's 255
+BOT_NAME = (f"expected a bot name of at most {MAX_NAME} printable characters "
+            f"({MAX_NAME_BYTES} bytes in UTF-8), no spaces at its ends, without '/', "
+            "not '.' or '..'")
 FaultCount = Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)]  # as records may hold
 RoundRecord = RoundResult  # one type for the engine's round results and the records'
 
@@ -170,14 +176,6 @@ def _seat_ok(seat: SeatRecord) -> bool:
     """A bot name a config would give, and times that are not negative."""
     return is_bot_name(seat.bot) and min(seat.time_mean_ms, seat.time_p95_ms,
                                          seat.time_max_ms) >= 0
-
-
-SEEDS = 1 << 63  # a game's seed is below: drawn in 63 bits, and bounded so by the arena
-MAX_NAME = 100  # characters of a bot's or a tournament's name, a file or folder name
-MAX_NAME_BYTES = 200  # and its bytes: with ".stderr.log" or "-sprt", under a file name's 255
-BOT_NAME = (f"expected a bot name of at most {MAX_NAME} printable characters "
-            f"({MAX_NAME_BYTES} bytes in UTF-8), no spaces at its ends, without '/', "
-            "not '.' or '..'")
 
 
 @functools.lru_cache(maxsize=4096)  # a file of 100,000 games names a handful of bots

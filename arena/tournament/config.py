@@ -19,7 +19,7 @@ from arena import safe_yaml
 from arena.engine.game import Game
 from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
-from arena.records import MAX_NAME, MAX_NAME_BYTES, utf8_bytes
+from arena.records import MAX_NAME, MAX_NAME_BYTES, SEEDS, utf8_bytes
 from arena.referee import Clock, FaultPolicy
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation
@@ -52,7 +52,7 @@ SPRT_SUFFIX = "-sprt"  # arena sprt of tournament X plays into <output>/X-sprt
 
 
 WORKERS = Bound(1, 256, "a number of worker processes")  # a pool beyond that is a fork storm
-SEED = Bound(0, (1 << 63) - 1, "an integer seed", " (63 bits, as drawn by arena run)")
+SEED = Bound(0, SEEDS - 1, "an integer seed", " (63 bits, as drawn by arena run)")
 GAMES = Bound(1, 10_000, "a number of games per table")
 FORFEIT = Bound(1, 100_000, "a number of faults")
 ELO = Bound(-10_000, 10_000, "an Elo number", fraction=True)
