@@ -20,6 +20,7 @@ from arena.errors import BadInput
 
 Source = Literal["stock", "discard", "tournante"]
 SOURCES: tuple[Source, ...] = get_args(Source)
+PLAY_FORMS = "'meld CARDS', 'lay N CARDS', 'take N CARD', 'discard CARD' or 'declare CARD'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +141,7 @@ class Play:
                 raise BadInput(f"bad play {text!r}: {exc}") from exc
             except (ValueError, IndexError) as exc:
                 raise BadInput(f"bad play {text!r}: cannot read {' '.join(part)!r}; expected "
-                               "'meld CARDS', 'lay N CARDS', 'take N CARD', "
-                               "'discard CARD' or 'declare CARD'") from exc
+                               f"{PLAY_FORMS}") from exc
         return cls(discard=discard, declare=declare, melds=tuple(melds),
                    layoffs=tuple(layoffs), takebacks=tuple(takebacks))
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from rich.console import Console
 
-from arena.actions import Action, Draw, parse_action
+from arena.actions import PLAY_FORMS, Action, Draw, parse_action
 from arena.advice import going_out_card
 from arena.cards import Card
 from arena.cli import show
@@ -71,6 +71,7 @@ class HumanSeat:
         self.read = read
         self.check: Check = lambda action: None
         self.warned: Action | None = None  # an answer that gets a remedy, once told so
+        self.going_ahead = ""  # what that answer, sent again, does
         self.seen = 0  # public events of the round already shown
         self.round = 0
         self.seat = 0
@@ -84,13 +85,18 @@ class HumanSeat:
                 remedy = trial.apply(action)
             except ArenaError as exc:
                 return str(exc)
-            if remedy is None or action == self.warned:
+            if remedy is None:
+                return None
+            rule, taken = remedy.partition(":")[0], referee.game.turn.drawn
+            if action == self.warned:  # going ahead: said as it happens, not only in the
+                # faults column at the end
+                self.going_ahead = (f"{rule}: {taken} goes back on the pile and you draw the "
+                                    "top stock card instead (a fault); then you play again")
                 return None
             self.warned = action  # R51-9, MAR-8: said once; the same answer again goes ahead
-            return (f"{remedy.partition(':')[0]}: the taken discard {referee.game.turn.drawn} "
-                    "must be laid this turn, else it goes back on the pile, the top stock "
-                    "card is drawn in its place and that counts as a fault; lay it, or send "
-                    "the same answer again to go ahead")
+            return (f"{rule}: the taken discard {taken} must be laid this turn, else it goes "
+                    "back on the pile, the top stock card is drawn in its place and that "
+                    "counts as a fault; lay it, or send the same answer again to go ahead")
         self.check = check
 
     # ---------------------------------------------------------------- the seat interface
@@ -122,6 +128,9 @@ class HumanSeat:
             if why is None:
                 break
             self.out.print(f"  [yellow]refused:[/yellow] {show.plain(why)}")
+        if self.going_ahead:
+            self.out.print(f"  {show.plain(self.going_ahead)}")
+            self.going_ahead = ""
         elapsed = (time.monotonic() - start) * 1000
         if self.clocked and elapsed > limit_ms:
             self.out.print(f"  too late ({elapsed / 1000:.0f} s, the clock gave "
@@ -168,6 +177,9 @@ class HumanSeat:
         sizes = ", ".join(f"{i}: {n}" for i, n in enumerate(view.hand_sizes) if i != view.seat)
         self.out.print(f"  discard top {show.card(view.discard_top)}, stock "
                        f"{view.stock_size}, totals {list(view.scores)}, hands {sizes}")
+        status = view.part.status() if view.part else ""
+        if status:
+            self.out.print(f"  {show.plain(status)}")
         if view.table:
             self.out.print(f"  table: {show.melds(view.table)}")
         drawn = f" (drew {show.card(view.drawn)})" if view.drawn is not None else ""
@@ -175,7 +187,7 @@ class HumanSeat:
 
     def _prompt(self, view: View, limit_ms: int) -> str:
         legal = ", ".join(view.legal_draws) if view.decision == "draw" else \
-            "discard CARD" + "".join(f", {TYPED.get(p, p)}" for p in sorted(view.plays))
+            ", ".join(_forms(view))
         clock = f", {limit_ms / 1000:.0f} s" if self.clocked else ""
         try:
             return self.read(f"{view.decision} ({legal}{clock})> ").strip()
@@ -198,11 +210,29 @@ class HumanSeat:
         not_a_draw = f"{text!r} is not a draw: expected {' or '.join(view.legal_draws)}"
         try:
             action = parse_action(text)
-        except (ArenaError, ValueError) as exc:
-            return not_a_draw if view.decision == "draw" else str(exc)
+        except (ArenaError, ValueError) as exc:  # the forms this game takes, not every one
+            return not_a_draw if view.decision == "draw" else \
+                str(exc).replace(PLAY_FORMS, _play_forms(view))
         if view.decision == "draw" and not isinstance(action, Draw):
             return not_a_draw
-        return self.check(action)
+        why = self.check(action)
+        if why is not None and isinstance(action, Draw) and action != self.warned:  # (a
+            # stock draw may be the R51-9 remedy) "discard" alone, read as the draw from the
+            # pile, was refused as "a play is expected, not a draw"
+            return f"{text!r} alone is a draw; now a play: expected {_play_forms(view)}"
+        return why
+
+
+def _forms(view: View) -> list[str]:
+    """The plays this game takes now, as they are typed."""
+    return ["discard CARD", *(TYPED.get(p, p) for p in sorted(view.plays))]
+
+
+def _play_forms(view: View) -> str:
+    """``'discard CARD' or 'declare CARD'``: a refusal's list of what this game takes."""
+    forms = [f"'{f}'" for f in _forms(view)]
+    return " or ".join(forms) if len(forms) < 3 else \
+        f"{', '.join(forms[:-1])} or {forms[-1]}"
 
 
 def _partner(info: GameInfo) -> str:

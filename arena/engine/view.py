@@ -60,6 +60,11 @@ class ViewPart:
         return "".join(f", {label} {value}" for label, attr in self.headline_fields
                        if (value := getattr(self, attr)))
 
+    def status(self) -> str:
+        """What a person at the table should know before each decision, where it changes
+        within a round (who has opened, what an opening needs now), or ""."""
+        return ""
+
 
 P = TypeVar("P", bound=ViewPart)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -24,6 +25,7 @@ from arena.cli.show import console
 from arena.engine.view import TableMeld
 from arena.seats.bot import GameInfo
 from arena.variants import find_variant
+from arena.variants.laying.view import LayingPart
 
 PROMPT = r"(draw|play) \(([^)]*)\)> "
 HINT = r"hint: (.+?)(?: \(you can go out with \S+\))?\r?\n"
@@ -160,6 +162,8 @@ def test_r51_9_mar_8_a_person_is_told_before_a_taken_discard_goes_back(
     rule = "R51-9" if variant == "rummy51" else "MAR-8"
     assert told.count(f"{rule}: the taken discard {taken} must be laid this turn") == 2, told
     assert told.count("send the same answer again to go ahead") == 2
+    assert f"{rule}: {taken} goes back on the pile and you draw the top stock card instead " \
+        "(a fault); then you play again" in told  # it was said only in the faults column
     assert len(game.hands[game.to_act]) == len(view.hand)  # nothing applied while asking
 
 
@@ -241,3 +245,39 @@ def test_a_pasted_page_is_refused_without_echoing_it() -> None:
     game = find_variant("indian13")(seed=1, options={"players": 2})
     why = HumanSeat(console())._refusal(game.view(game.to_act), "x" * 2_000_000)
     assert why is not None and len(why) < 200 and "2,000,000 characters" in why
+
+
+def test_com_5_r51_10_the_person_sees_who_opened_and_what_an_opening_needs() -> None:
+    """COM-5: a seat is told who has opened and what an opening needs now; a person at the
+    terminal learnt the threshold only from a refusal, and never saw the tournante named."""
+    game = find_variant("rummy51")(seed=3, options={"players": 2})
+    out = console()
+    with out.capture() as captured:
+        HumanSeat(out, read=lambda prompt: "")._show(game.view(game.to_act))
+    assert "nobody has opened; an opening needs 51; first cycle: nobody lays (R51-8)" \
+        in captured.get(), captured.get()
+    game.apply(game.safe_action())  # the dealer's first discard: the tournante
+    part = game.view(game.to_act).part
+    assert isinstance(part, LayingPart) and part.tournante is not None
+    assert f"; tournante {part.tournante}" in part.status()
+    opened = replace(part, opened=(False, True), threshold=71, first_cycle=False)
+    assert opened.status() == f"opened: seat 1; an opening needs 71; tournante {part.tournante}"
+    indian = find_variant("indian13")(seed=3, options={"players": 2})
+    indian_part = indian.view(indian.to_act).part
+    assert indian_part is not None and indian_part.status() == ""  # the indicator is in the
+    # round's headline: it does not change within a round
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("declare", "bad play 'declare': cannot read 'declare'; expected 'discard CARD' or "
+                "'declare CARD'"),  # it listed meld, lay and take, which IND has not
+    ("discard", "'discard' alone is a draw; now a play: expected 'discard CARD' or "
+                "'declare CARD'"),  # "IND-15: a play is expected, not a draw"
+])
+def test_a_refused_play_names_the_plays_of_this_game(answer: str, expected: str) -> None:
+    game = find_variant("indian13")(seed=4, options={"players": 2})
+    while game.decision != "play":
+        game.apply(game.safe_action())
+    seat = HumanSeat(console(), read=lambda prompt: "")
+    seat.bind(SimpleNamespace(game=game))  # type: ignore[arg-type]
+    assert seat._refusal(game.view(game.to_act), answer) == expected

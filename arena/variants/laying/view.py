@@ -31,6 +31,20 @@ class LayingPart(ViewPart):
         """R51-8 (c): nobody lays in the first cycle; MAR-5 allows it."""
         return not self.first_cycle or self.rules.lay_in_first_cycle
 
+    def status(self) -> str:
+        """COM-5: who has opened and what an opening needs now, the tournante while it waits,
+        and the first cycle's ban on laying; a person saw them only in a refusal."""
+        opened = [str(i) for i, done in enumerate(self.opened) if done]
+        parts = [f"opened: seat{'s' if len(opened) > 1 else ''} {', '.join(opened)}"
+                 if opened else "nobody has opened"]
+        if self.threshold is not None:
+            parts.append(f"an opening needs {self.threshold}")
+        if self.tournante is not None:
+            parts.append(f"tournante {self.tournante}")
+        if not self.may_lay_now():
+            parts.append("first cycle: nobody lays (R51-8)")
+        return "; ".join(parts)
+
     def wire(self) -> dict[str, Any]:
         return {"opened": list(self.opened), "threshold": self.threshold,
                 "tournante": None if self.tournante is None else str(self.tournante),
