@@ -76,6 +76,8 @@ class HumanSeat:
         self.round = 0
         self.seat = 0
         self.start_error = ""  # a person always starts
+        self.jokerless = False  # a game without jokers: JK, always in the wire's wild list,
+        # is not shown as a wild card the person could hold
 
     def bind(self, referee: Referee) -> None:
         """Refuse answers the referee would: each is tried on a copy of its game first."""
@@ -106,6 +108,7 @@ class HumanSeat:
 
     def begin(self, info: GameInfo) -> str | None:
         self.seat = info.seat
+        self.jokerless = info.options.get("jokers") == 0  # TT-2's default: no JK to show
         self.out.print(f"you are seat {info.seat} of {info.players} at {info.variant}"
                        f"{_partner(info)}; type 'help' for how to answer")
         return None
@@ -165,7 +168,9 @@ class HumanSeat:
     def _show(self, view: View) -> None:
         if view.round != self.round:
             self.round, self.seen = view.round, 0
-            wild = show.cards(sorted({Card(c) for c in view.wilds.wild}, key=lambda c: c.code))
+            wild = show.cards(sorted({Card(c) for c in view.wilds.wild
+                                      if not (self.jokerless and Card(c).is_joker)},
+                                     key=lambda c: c.code))
             self.out.print(f"round {view.round}, dealer {view.dealer}"
                            f"{show.plain(view.part.headline() if view.part else '')}; "
                            f"wild: {wild}")

@@ -281,3 +281,18 @@ def test_a_refused_play_names_the_plays_of_this_game(answer: str, expected: str)
     seat = HumanSeat(console(), read=lambda prompt: "")
     seat.bind(SimpleNamespace(game=game))  # type: ignore[arg-type]
     assert seat._refusal(game.view(game.to_act), answer) == expected
+
+
+@pytest.mark.parametrize(("jokers", "shown_jk"), [(0, False), (2, True)])
+def test_tt_2_a_game_without_jokers_shows_none_among_the_wild_cards(jokers: int,
+                                                                     shown_jk: bool) -> None:
+    """TT-2: no jokers by default; the person was shown 'wild: 3S 3H 3D 3C JK'."""
+    game = find_variant("three_thirteen")(seed=4, options={"players": 2, "jokers": jokers})
+    out = console()
+    with out.capture() as captured:
+        seat = HumanSeat(out, read=lambda prompt: "")
+        seat.begin(GameInfo(seat=game.to_act, players=2, variant="three_thirteen",
+                            options=dict(game.options), seed=4))
+        seat._show(game.view(game.to_act))
+    wild = next(line for line in captured.get().splitlines() if "wild:" in line)
+    assert "3S 3H 3D 3C" in wild and ("JK" in wild) == shown_jk, wild
