@@ -221,9 +221,9 @@ class HumanSeat:
         if view.decision == "draw" and not isinstance(action, Draw):
             return not_a_draw
         why = self.check(action)
-        if why is not None and isinstance(action, Draw) and action != self.warned:  # (a
-            # stock draw may be the R51-9 remedy) "discard" alone, read as the draw from the
-            # pile, was refused as "a play is expected, not a draw"
+        if why is not None and view.decision == "play" and isinstance(action, Draw) and \
+                action != self.warned:  # (a stock draw may be the R51-9 remedy) "discard"
+            # alone, read as the draw from the pile, was refused as "a play is expected"
             return f"{text!r} alone is a draw; now a play: expected {_play_forms(view)}"
         return why
 

@@ -296,3 +296,13 @@ def test_tt_2_a_game_without_jokers_shows_none_among_the_wild_cards(jokers: int,
         seat._show(game.view(game.to_act))
     wild = next(line for line in captured.get().splitlines() if "wild:" in line)
     assert "3S 3H 3D 3C" in wild and ("JK" in wild) == shown_jk, wild
+
+
+def test_a_refused_draw_keeps_its_rule() -> None:
+    """COM-11: a draw the rules refuse says why, not that a play is expected."""
+    game = find_variant("three_thirteen")(seed=4, options={"players": 2})
+    view = game.view(game.to_act)
+    seat = HumanSeat(console(), read=lambda prompt: "")
+    seat.check = lambda action: "COM-11: refused for this test"
+    assert seat._refusal(view, "discard") == "COM-11: refused for this test"
+
