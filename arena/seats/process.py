@@ -361,6 +361,8 @@ class ProcessSeat:
                 return Answer(None, "unreadable", elapsed,
                               f"its reply carries id {number}, a request answered already "
                               f"(a reply sent twice?); expected {rid}")
+            if number is None:  # a stray object (a debugging print of JSON): the reply it
+                self.misread.add(rid)  # stands before is late, as after a stray text line
             return Answer(None, "unreadable", elapsed,
                           f"its reply carries id {_shown(reply.get('id'))}; expected {rid}, "
                           f"the id of the request it answers")

@@ -103,6 +103,14 @@ HOSTILE = {
           if [ $i -eq 2 ]; then echo 'DEBUG hand=5H 6H'; fi
           echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"
         done""",
+    # one stray JSON object (a debugging print of its state) before its second reply
+    "stray_object": READY + """
+        i=0
+        while read request; do
+          i=$((i+1))
+          if [ $i -eq 2 ]; then echo '{"debug":"hand 5H 6H"}'; fi
+          echo "{\\"id\\":$i,\\"action\\":\\"stock\\"}"
+        done""",
     # an error text of terminal escapes (a window title, erase the line), a carriage return
     # and a forged log line after it, a line separator and a right-to-left override
     "escapes": READY + """
@@ -181,6 +189,18 @@ def test_one_stray_line_is_one_fault_and_is_logged(tmp_path: Path) -> None:
     assert "hostile) unreadable: play decision" in log or \
         "hostile) unreadable: draw decision" in log
     assert "a line that is not a JSON object: 'DEBUG hand=5H 6H'" in log
+
+
+def test_one_stray_json_object_is_one_fault(tmp_path: Path) -> None:
+    """docs/protocol.md: one stray line costs one fault. A stray line that was a JSON object
+    (no id) took the reply's place, and every reply after it was read one request behind:
+    five faults in a row, and the seat forfeited every game."""
+    record, log = play_hostile(tmp_path, "stray_object")
+    hostile = record["seats"][0]  # type: ignore[index]
+    assert hostile["faults"]["unreadable"] == 1 and hostile["faults"]["timeout"] == 0, hostile
+    assert not hostile.get("forfeit"), hostile
+    assert "its reply carries id None; expected 2" in log or \
+        "its reply carries id null; expected 2" in log, log[-2000:]
 
 
 def test_a_reply_sent_twice_is_one_fault(tmp_path: Path) -> None:
