@@ -55,8 +55,10 @@ def make_seat(spec: BotSpec, *, isolation: Isolation, limits: Limits | None = No
         return InProcessSeat(spec, stderr=stderr, limits=limits)
     harden_self()  # the bot may not read this process's memory (it holds every hand)
     command = list(spec.command) if spec.command is not None else host_command(spec)
+    hidden = (*hide, Path(stderr_dir)) if stderr_dir is not None else hide  # the logs: a
+    # bot read another seat's live log (its hand, where that bot printed it) in arena play
     return ProcessSeat(command, limits=limits or Limits(), stderr=stderr, env=spec.env(),
-                       confinement=confinement(spec, hide),
+                       confinement=confinement(spec, hidden),
                        new_process_each_game=spec.command is not None)  # no host to fork it
 
 

@@ -336,3 +336,35 @@ def test_a_module_under_a_local_bots_folder_is_told_to_be_named_as_a_file(
                                        r"always the installed built-in bots package; name "
                                        r"the file instead: bots/honest.py:Class\)$"):
         module_file("bots.honest")
+
+
+PEEK_BOT = """\
+from pathlib import Path
+
+from arena.actions import Draw, Play
+
+LOGS = Path(__file__).parent / "logs"
+
+
+class PeekBot:
+    def draw(self, view):
+        if LOGS.is_dir() and any(LOGS.rglob("*")):
+            raise RuntimeError("saw the logs: " + str(sorted(LOGS.iterdir())))
+        return Draw("stock")
+
+    def play(self, view):
+        return Play(discard=view.discardable[0])
+"""
+
+
+@needs_namespaces
+def test_arena_play_s_logs_folder_is_empty_to_its_bots(contest: Path) -> None:
+    """docs/security.md: another seat's hand never reaches a bot. ``arena play --logs``
+    inside the bots' folder let a confined bot read the other seat's live stderr log."""
+    (contest / "peek_bot.py").write_text(PEEK_BOT)
+    done = arena("play", "indian13", "peek_bot.py", "greedy", "--isolation", "process",
+                 "--logs", "logs", "--seed", "4", "-o", "draw_cap=6", cwd=contest)
+    assert done.returncode == 0, done.stderr
+    logs = {p.name: p.read_text() for p in (contest / "logs").glob("*.stderr.log")}
+    assert logs and not any("saw the logs" in text for text in logs.values()), logs
+
