@@ -49,6 +49,7 @@ from arena.tournament.worker import GameFailed, Job, close_seats, failed_text, p
 
 log = logging.getLogger("arena.tournament.runner")
 CONFIG_FILE = "config.yaml"  # what decided a results folder's games, for the resume
+MIXED = "mixed"  # config.yaml's list of the bots whose code changed while the games played
 LOCK = "arena.lock"  # held by the arena run writing the folder
 UNSAVED = "unsaved"  # the pool workers' finished games, until this process has written them
 
@@ -115,8 +116,9 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
     stored = folder / CONFIG_FILE
     previous = stored_identity(stored, folder)
     if fresh and folder.exists():
-        _start_over(folder)
+        start_over(folder)
         previous = None
+    refuse_mixed(previous, folder)
     if config.seed is None:
         config = settle_seed(config, previous)
     if previous is not None and previous.get("identity_hash") != config.identity_hash():
@@ -237,7 +239,7 @@ def _first_line_of(games: Path, ids: set[str]) -> tuple[int, str]:
     return 0, min(ids)  # not found again: the file changed meanwhile
 
 
-def _start_over(folder: Path) -> None:
+def start_over(folder: Path) -> None:
     """--fresh: delete the earlier results; one that may not go (immutable, a folder of
     another user's) is bad input about that file."""
     for name in ("games.jsonl", "arena.log", "arena.log.1", "config.yaml", "report.html"):
@@ -291,12 +293,40 @@ def store_identity(config: Config, stored: Path, *, extra: dict[str, Any] | None
     commands = {b.name: list(b.command) for b in config.bots if b.command}
     if commands:  # what a command bot runs, for the report: outside the hash, which has
         record["commands"] = commands  # the bot's source (and older folders resume)
+    _write_stored(stored, record)
+
+
+def _write_stored(stored: Path, record: dict[str, Any]) -> None:
+    """``config.yaml`` replaced whole, never torn."""
     partial = stored.with_name(stored.name + ".new")
     try:
         partial.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
         os.replace(partial, stored)
     finally:
         partial.unlink(missing_ok=True)  # written in vain (a full disk): not left behind
+
+
+def mark_mixed(stored: Path, edited: Sequence[str]) -> None:
+    """Note in ``config.yaml`` the bots whose code changed while their games were played:
+    the next run refuses the folder even once the file is restored (it resumed, and an
+    SPRT's "no verdict" became one)."""
+    try:
+        record = safe_yaml.load_stored(stored)
+        if isinstance(record, dict):
+            record[MIXED] = sorted({*record.get(MIXED, ()), *edited})
+            _write_stored(stored, record)
+    except (OSError, safe_yaml.BadYaml) as exc:  # the warning has been given all the same
+        log.warning("%s: cannot note the mixed versions there (%s)", stored, exc)
+
+
+def refuse_mixed(previous: dict[str, Any] | None, folder: Path) -> None:
+    """BadInput for a folder whose games mix two versions of a bot's code (mark_mixed)."""
+    mixed = (previous or {}).get(MIXED)
+    if mixed:
+        names = ", ".join(map(str, mixed)) if isinstance(mixed, list) else str(mixed)
+        raise BadInput(f"{folder}: its games mix two versions of the code of {names}, "
+                       "which changed while they were played; run again with --fresh to "
+                       "play them all with one version")
 
 
 def settle_seed(config: Config, previous: dict[str, Any] | None) -> Config:
@@ -394,6 +424,7 @@ def _warn_of_edits(config: Config, before: dict[str, str]) -> None:
                 "version (run again with --fresh to play them all with the new one)")
         log.warning(text)
         print(f"arena: warning: {text}", file=sys.stderr, flush=True)
+        mark_mixed(config.results_dir / CONFIG_FILE, edited)
 
 
 def edited_bots(config: Config, before: dict[str, str]) -> list[str]:

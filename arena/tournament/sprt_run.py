@@ -32,11 +32,14 @@ from arena.tournament.runner import (
     changes,
     check_config_bots,
     edited_bots,
+    mark_mixed,
     open_records,
     play_pairings,
+    refuse_mixed,
     refuse_unlike,
     settle_seed,
     source_hashes,
+    start_over,
     store_identity,
     stored_identity,
     writing,
@@ -137,6 +140,7 @@ def _settled(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool) 
     if not held:
         return config if config.seed is not None else settle_seed(config, None)
     previous = stored_identity(folder / CONFIG_FILE, folder)
+    refuse_mixed(previous, folder)
     if previous is None or not isinstance(previous.get("sprt"), dict):
         raise BadInput(f"{games} holds {held} games of an earlier test whose settings were "
                        "not kept: add --fresh to start a new test in their place, or move "
@@ -170,8 +174,8 @@ def _earlier(config: Config, folder: Path, key: dict[str, Any], *, fresh: bool,
     with the test's settings written beside them for the next resume (and the report)."""
     games = folder / "games.jsonl"
     try:
-        if fresh:
-            games.unlink(missing_ok=True)
+        if fresh:  # its logs and report too: they told of the test replaced
+            start_over(folder)
         drop_torn_tail(games)  # a write cut short: that set is played again
         store_identity(config, folder / CONFIG_FILE, extra={"sprt": key})
     except OSError as exc:
@@ -260,6 +264,8 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
                 report(_progress(scores, test, k))
                 break
     edited = tuple(edited_bots(config, sources)) if scores.n * k > len(earlier) else ()
+    if edited:  # a run after a restore of the file would give their games a verdict
+        mark_mixed(folder / CONFIG_FILE, edited)
     verdict = Verdict(result or "inconclusive", scores, scores.n * k, edited)
     report(_conclusion(verdict, test, candidate, baseline))
     return verdict

@@ -498,10 +498,15 @@ def test_cli_resumes_a_stopped_test_and_refuses_one_with_other_settings(
                             "command to resume it, or add --fresh to start a new test in "
                             "their place\n")
     assert games.read_bytes() == before
+    (games.parent / "report.html").write_text("the test before", "utf-8")
+    with (games.parent / "arena.log").open("a", encoding="utf-8") as log:
+        log.write("a line of the test before\n")
     fresh = runner.invoke(app, [*args, "--max-games", "4", "--fresh", "--seed", "77"])
     assert fresh.exit_code == 3, fresh.output
     assert fresh.stdout.splitlines()[0].endswith(", seed 77")
     assert games.read_bytes() != before and games.read_bytes().count(b"\n") == 4
+    assert not (games.parent / "report.html").exists()  # it told of the test replaced, as
+    assert "the test before" not in (games.parent / "arena.log").read_text("utf-8")  # did
     from arena.report.summary import tournament  # the report names the test, its bots
     shown = tournament(games.parent, [])
     assert shown.format == "SPRT of random against random-2: elo0 0, elo1 10, alpha 0.05, " \
@@ -734,6 +739,11 @@ def test_a_bot_edited_while_the_test_plays_gives_no_verdict(tmp_path: Path) -> N
     assert "no verdict: the code of editor changed while this test played" in done.stderr
     assert "arena: warning: the code of editor changed while this test played: no verdict " \
         "(exit code 4)" in done.stderr
+    (tmp_path / "editor.py").write_text(EDITOR, "utf-8")  # restored: the same command gave
+    again = runner.invoke(app, ["sprt", str(path), "--candidate", "editor", "--baseline",
+                                "random", "--max-games", "4", "--json"])  # a verdict, H0
+    assert again.exit_code == 2, again.output
+    assert "its games mix two versions of the code of editor" in again.stderr
 
 
 def test_json_gives_the_verdict_to_a_program(tmp_path: Path) -> None:

@@ -380,6 +380,7 @@ def test_a_bot_edited_while_the_run_plays_is_warned_of(
     strategy = tmp_path / "carol" / "t_strategy_mid_run.py"
     edit = f"open({str(strategy)!r}, 'a').write('# v2\\n')"
     bot = split_bot(tmp_path / "carol", "t_strategy_mid_run", shed=edit)
+    before = strategy.read_text("utf-8")
     config = make_config(tmp_path, third=f"{bot}:Bot")
     assert run_tournament(config, progress=False) == 6
     assert capsys.readouterr().err == (
@@ -387,6 +388,10 @@ def test_a_bot_edited_while_the_run_plays_is_warned_of(
         "mix the old and the new version (run again with --fresh to play them all with "
         "the new one)\n")
     assert "the code of random-2 changed" in (config.results_dir / "arena.log").read_text()
+    strategy.write_text(before, "utf-8")  # restored: the next run resumed the mixed games
+    with pytest.raises(BadInput, match=r"its games mix two versions of the code of random-2, "
+                                       r"which changed while they were played; .*--fresh"):
+        run_tournament(config, progress=False)
 
 
 def test_records_replay_to_their_totals(tmp_path: Path) -> None:
