@@ -6,7 +6,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -113,6 +113,25 @@ def _print_board(records: Sequence[GameRecord], *, anchor: Anchor | None, fmt: s
     from arena.ratings.render import render
     rated = board(records, anchor=anchor, teams=teams_of(records))
     typer.echo(render(rated.rows, fmt, wide=wide, footing=rated.footing))
+
+
+def _fault_counts(records: Sequence[GameRecord]) -> dict[str, dict[str, int]]:
+    """Each bot's faults, decisions and games forfeited over the records, in seat order."""
+    counts: dict[str, dict[str, int]] = {}
+    for record in records:
+        for seat in record.seats:
+            bot = counts.setdefault(seat.bot, dict.fromkeys(("faults", "decisions",
+                                                             "forfeits"), 0))
+            bot["faults"] += sum(seat.faults.values())
+            bot["decisions"] += seat.decisions
+            bot["forfeits"] += seat.forfeit
+    return counts
+
+
+def _faults_line(bot: str, counts: dict[str, int]) -> str:
+    """``v2 148 in 1,618 decisions (2 games forfeited)``."""
+    lost = f" ({counted(counts['forfeits'], 'game')} forfeited)" if counts["forfeits"] else ""
+    return f"{bot} {counts['faults']} in {counts['decisions']:,} decisions{lost}"
 
 
 def _name_broken_bots(records: Sequence[GameRecord], logs: Path) -> None:
@@ -244,7 +263,8 @@ def sprt(
     cfg = load_config(config, overrides={"workers": workers, "seed": seed}, schedule=False)
     _warn_if_unconfined(cfg)
     test = Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
-    say = (lambda line: typer.echo(line, err=True)) if as_json else typer.echo
+    say: Callable[[str], None] = (lambda line: typer.echo(line, err=True)) if as_json \
+        else typer.echo
     try:
         verdict = run_sprt(cfg, test, candidate=candidate, baseline=baseline, filler=filler,
                            max_games=max_games, report=say, fresh=fresh)
@@ -258,10 +278,15 @@ def sprt(
     except ArenaError as exc:  # not H0's 1: a gate must tell "worse" from "broken"
         fail(str(exc), NO_VERDICT)
     folder = sprt_folder(cfg)  # a broken candidate is not a weak one: say so beside H0
-    _name_broken_bots(read_games(folder / "games.jsonl", actions=False), folder / "logs")
+    records = read_games(folder / "games.jsonl", actions=False)
+    _name_broken_bots(records, folder / "logs")
+    faults = _fault_counts(records)
+    if any(f["faults"] for f in faults.values()):  # under a fifth of the decisions, faults
+        # were nowhere in the test's output: a CI gate read "weaker" where it was "broken"
+        say("faults: " + ", ".join(_faults_line(bot, f) for bot, f in faults.items()))
     if verdict.edited:
         typer.echo(f"arena: warning: the code of {', '.join(verdict.edited)} changed while "
                    "this test played: no verdict (exit code 4)", err=True)
     if as_json:
-        typer.echo(json.dumps(verdict.as_json(test, candidate, baseline)))
+        typer.echo(json.dumps({**verdict.as_json(test, candidate, baseline), "faults": faults}))
     raise typer.Exit(verdict.exit_code)

@@ -746,6 +746,38 @@ def test_a_bot_edited_while_the_test_plays_gives_no_verdict(tmp_path: Path) -> N
     assert "its games mix two versions of the code of editor" in again.stderr
 
 
+SOMETIMES = """\
+from bots.greedy import GreedyBot
+
+
+class Bot(GreedyBot):
+    asked = 0
+
+    def play(self, view):
+        self.asked += 1
+        if self.asked % 7 == 0:  # under a fifth of its decisions: no broken-bot warning
+            raise RuntimeError("a bug of the seventh play")
+        return super().play(view)
+"""
+
+
+def test_faults_under_the_broken_share_are_in_the_verdict(tmp_path: Path) -> None:
+    """A candidate that failed one play in seven got "H0 accepted" and nothing else: the
+    JSON held no fault, so a CI gate read "weaker" where the bot was broken."""
+    (tmp_path / "sometimes.py").write_text(SOMETIMES, "utf-8")
+    path = config(tmp_path, more_bots=f'  - {{name: sometimes, module: "{tmp_path}/sometimes.py'
+                                      ':Bot"}\n')
+    done = runner.invoke(app, ["sprt", str(path), "--candidate", "sometimes", "--baseline",
+                               "random", "--max-games", "6", "--json"])
+    verdict = json.loads(done.stdout)
+    faults = verdict["faults"]
+    assert set(faults) == {"sometimes", "random"} and faults["random"]["faults"] == 0
+    assert 0 < faults["sometimes"]["faults"] < faults["sometimes"]["decisions"] / 5, faults
+    line = next(x for x in done.stderr.splitlines() if x.startswith("faults: "))
+    assert line.startswith(f"faults: sometimes {faults['sometimes']['faults']} in "), line
+    assert "arena: warning: bot 'sometimes'" not in done.stderr  # not a broken one
+
+
 def test_json_gives_the_verdict_to_a_program(tmp_path: Path) -> None:
     """A CI gate had to parse a sentence whose shape changes with the verdict."""
     done = runner.invoke(app, ["sprt", str(config(tmp_path)), "--candidate", "greedy",
