@@ -140,7 +140,7 @@ def prepare_results(config: Config, *, fresh: bool) -> tuple[Config, set[str]]:
         raise ArenaError(f"{folder}: cannot write the results folder ({exc.strerror or exc})"
                          ) from None
     with open_records(games) as out:  # games a run killed outright had not written yet
-        save_unsaved(folder, games, out, done)
+        save_unsaved(config, games, out, done)
     return config, done
 
 
@@ -253,12 +253,20 @@ def start_over(folder: Path) -> None:
     shutil.rmtree(folder / UNSAVED, ignore_errors=True)
 
 
-def save_unsaved(folder: Path, games: Path, out: IO[bytes], known: set[str]) -> int:
+def unsaved_dir(config: Config) -> Path:
+    """Where this config's pool workers keep their finished games: a folder of its identity,
+    so that the workers of a run killed outright, still finishing their games, never add
+    them to a --fresh run of another config (their clocks, their bots' code)."""
+    return config.results_dir / UNSAVED / config.identity_hash()[:16]
+
+
+def save_unsaved(config: Config, games: Path, out: IO[bytes], known: set[str]) -> int:
     """Append to ``games`` the finished games the pool's workers kept (worker.keep_unsaved)
-    that are not there yet (``known``, updated), then drop their files; how many. A line
-    cut short (a worker killed while writing it) or unreadable is not a finished game."""
+    that are not there yet (``known``, updated), then drop their files (those of another
+    config too); how many. A line cut short (a worker killed while writing it) or unreadable
+    is not a finished game."""
     kept = 0
-    for part in sorted((folder / UNSAVED).glob("*.jsonl")):
+    for part in sorted(unsaved_dir(config).glob("*.jsonl")):
         for line in part.read_bytes().splitlines(keepends=True):
             game_id = _game_id(line)
             if game_id is None or game_id in known or not line.endswith(b"\n"):
@@ -269,7 +277,7 @@ def save_unsaved(folder: Path, games: Path, out: IO[bytes], known: set[str]) -> 
     if kept:
         os.fsync(out.fileno())
         log.info("%d finished games kept by the workers written to %s", kept, games)
-    shutil.rmtree(folder / UNSAVED, ignore_errors=True)
+    shutil.rmtree(config.results_dir / UNSAVED, ignore_errors=True)
     return kept
 
 
@@ -368,7 +376,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     schedule = schedule_for(config)
     pending = [p for p in schedule if p.id not in done]
     handler = start_logging(config.results_dir)
-    unsaved = config.results_dir / UNSAVED if config.cluster is None else None
+    unsaved = unsaved_dir(config) if config.cluster is None else None
     job = replace(_job_for(config, config.results_dir / "logs"), unsaved=unsaved)
     where = (f"{config.workers} workers" if config.cluster is None
              else f"the cluster at {config.cluster}")
@@ -394,7 +402,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                         on_game(GameRecord.from_json(line), len(done), len(schedule))
             except BaseException:  # stopped: the workers are gone; what they finished stays
                 with deaf_to_ctrl_c():
-                    played += save_unsaved(config.results_dir, games, out, done)
+                    played += save_unsaved(config, games, out, done)
                 raise
             shutil.rmtree(config.results_dir / UNSAVED, ignore_errors=True)  # all written
         _warn_of_edits(config, sources)

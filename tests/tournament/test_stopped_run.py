@@ -151,7 +151,7 @@ def test_a_run_killed_outright_leaves_no_worker_and_its_games_are_kept(
     games = config.results_dir / "games.jsonl"
     written = {r.id for r in read_games(games, actions=False)} if games.exists() else set()
     kept = set()
-    for part in (config.results_dir / UNSAVED).glob("*.jsonl"):
+    for part in (config.results_dir / UNSAVED).rglob("*.jsonl"):
         kept |= {GameRecord.from_json(line, actions=False).id
                  for line in part.read_bytes().splitlines(keepends=True)
                  if line.endswith(b"\n")}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -490,7 +491,7 @@ def test_sigkill_then_resume_keeps_every_game_once(tmp_path: Path) -> None:
         assert len(ids) == len(set(ids))
     assert len(finished) < total, "killed too late to test resume"
     kept = set(ids_in_lines(finished))  # and the games the workers kept, written first
-    for part in (config.results_dir / UNSAVED).glob("*.jsonl"):
+    for part in (config.results_dir / UNSAVED).rglob("*.jsonl"):
         kept |= set(ids_in_lines([line for line in part.read_text("utf-8").splitlines(True)
                                   if line.endswith("\n")]))
     done = run_cli("run", path, cwd=tmp_path)
@@ -788,3 +789,27 @@ def test_cli_run_refuses_a_changed_config_with_exit_2(tmp_path: Path) -> None:
     fresh = run_cli("run", path, "--seed", "9", "--fresh", cwd=tmp_path)
     assert fresh.returncode == 0, fresh.stderr
     assert "(6 played now)" in fresh.stdout
+
+
+def test_games_kept_by_workers_of_another_config_are_not_taken(tmp_path: Path) -> None:
+    """The workers of a run killed outright finish their games and keep them in the results
+    folder; a --fresh run of a changed config (other clocks, a bot's new code), started
+    meanwhile, took them in as its own: a game played on a 300 ms clock in a folder whose
+    config says 5,000 ms. Each config's workers keep their games apart."""
+    from dataclasses import replace
+
+    from arena.referee import Clock
+    from arena.tournament.runner import unsaved_dir
+
+    config = make_config(tmp_path)
+    other = replace(config, clock=Clock(draw_ms=300, play_ms=300))
+    assert unsaved_dir(other) != unsaved_dir(config)
+    run_tournament(other, progress=False)  # the other config's games: stand-ins for those
+    kept = games_file(other).read_text("utf-8").splitlines(keepends=True)  # its workers
+    shutil.rmtree(other.results_dir)  # kept, which the --fresh run found there
+    unsaved_dir(other).mkdir(parents=True)
+    marked = [line.replace('"time_max_ms":', '"time_max_ms":4242') for line in kept[:2]]
+    (unsaved_dir(other) / "123.jsonl").write_text("".join(marked), "utf-8")
+    assert run_tournament(config, progress=False) == len(schedule_for(config))  # all played
+    assert "4242" not in games_file(config).read_text("utf-8")
+    assert not (config.results_dir / UNSAVED).exists()  # and the stray files are gone
