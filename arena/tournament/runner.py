@@ -400,6 +400,8 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                     bar.advance(task)
                     if on_game is not None:
                         on_game(GameRecord.from_json(line), len(done), len(schedule))
+            except RecordsChanged:  # the file is not this run's: its workers' games wait
+                raise  # in unsaved/ for the next run, which writes them first
             except BaseException:  # stopped: the workers are gone; what they finished stays
                 with deaf_to_ctrl_c():
                     played += save_unsaved(config, games, out, done)
@@ -465,6 +467,7 @@ def append_records(games: Path, out: IO[bytes], data: bytes, *, sync: bool = Fal
     """Append record lines at once (to disk now and then, for a power cut); a line cut
     short by a failed write is dropped by the resume (``drop_torn_tail``). A failure is
     one line that says what to do (``then``)."""
+    _check_unchanged(games, out)
     try:
         while data:
             data = data[out.write(data) or 0:]
@@ -472,6 +475,22 @@ def append_records(games: Path, out: IO[bytes], data: bytes, *, sync: bool = Fal
             os.fsync(out.fileno())
     except OSError as exc:
         raise _unwritable(games, exc, then) from None
+
+
+class RecordsChanged(ArenaError):
+    """The records file was deleted, cut or written by another program during the run."""
+
+
+def _check_unchanged(games: Path, out: IO[bytes]) -> None:
+    """RecordsChanged unless ``out`` is still the file at ``games``, as this run left it: the
+    games written after a deletion went nowhere, and after a cut one was glued to the torn
+    line, which then refused every resume."""
+    status = os.fstat(out.fileno())
+    if status.st_nlink == 0 or status.st_size != out.tell():
+        raise RecordsChanged(f"{games} was deleted, cut short or written by another program "
+                             "while this run played: nothing more is written there; run the "
+                             "same command again to resume (the games this run finished "
+                             "since are written first, or played again)")
 
 
 def _unwritable(games: Path, exc: OSError, then: str) -> ArenaError:

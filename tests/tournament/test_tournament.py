@@ -813,3 +813,28 @@ def test_games_kept_by_workers_of_another_config_are_not_taken(tmp_path: Path) -
     assert run_tournament(config, progress=False) == len(schedule_for(config))  # all played
     assert "4242" not in games_file(config).read_text("utf-8")
     assert not (config.results_dir / UNSAVED).exists()  # and the stray files are gone
+
+
+@pytest.mark.parametrize("change", ["cut", "delete"])
+def test_a_records_file_changed_under_a_run_stops_it_and_loses_nothing(
+        tmp_path: Path, change: str) -> None:
+    """games.jsonl cut mid-line while a run played: the next game was glued to the torn
+    line, and every resume was refused for that line; deleted, every game after went to the
+    deleted file, and the run ended 0 with nothing kept. The run now stops (exit code 1),
+    and the same command finishes the tournament."""
+    config, proc = start_run(tmp_path, lines=4, games=300, workers=2)  # 900 games: seconds
+    games = games_file(config)
+    if change == "cut":
+        with games.open("r+b") as f:
+            f.truncate(len(games.read_bytes()) // 2 + 7)  # inside a line
+    else:
+        games.unlink()
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 1, (out, err)
+    assert "games.jsonl was deleted, cut short or written by another program while this " \
+        "run played" in err, err
+    again = subprocess.run([*INTERRUPTIBLE_ARENA, "run", str(tmp_path / RUN_CONFIG)],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                           check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert again.returncode == 0, again.stderr
+    assert_complete(config)
