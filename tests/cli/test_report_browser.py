@@ -256,3 +256,39 @@ def test_a_seat_sees_its_own_hand_and_no_other(page: Page, results: Path,
     page.keyboard.press("ArrowRight")
     assert position(page) == f"step {index + 2} of {len(expected)}"
     publish(replay, "report-replay.png")
+
+
+@pytest.fixture(scope="module")
+def forfeited(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game that ends in a forfeit: a bot that raises at every decision (COM-6)."""
+    root = tmp_path_factory.mktemp("forfeit")
+    broken = ROOT / "tests" / "bots" / "faulty_bots.py"
+    text = CONFIG.replace("name: browser", "name: forfeit").replace(
+        "  - name: random-2\n    module: bots.random_bot:RandomBot\n", "").replace(
+        "  - name: random\n    module: bots.random_bot:RandomBot\n",
+        f"  - name: broken\n    module: {broken}:Raiser\n").replace("games: 10", "games: 2")
+    (root / "config.yaml").write_text(text, "utf-8")
+    done = runner.invoke(app, ["run", str(root / "config.yaml"), "--out", str(root / "out")])
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    folder = root / "out" / "forfeit"
+    assert runner.invoke(app, ["report", str(folder)]).exit_code == 0
+    return folder
+
+
+def test_a_forfeited_game_s_last_step_names_the_seat(browser: Browser, forfeited: Path) -> None:
+    """COM-6: a seat that forfeited on 0 points looked like the winner at the last step."""
+    record = records_of(forfeited)[0]
+    gave = [i for i, s in enumerate(record.seats) if s.forfeit]
+    assert record.termination == "forfeit" and gave
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    tab.goto((forfeited / "report.html").as_uri())
+    tab.wait_for_selector("body[data-replays=ready]")
+    tab.select_option("#game", "0")
+    for _ in range(len(list(steps(record))) + 1):
+        tab.keyboard.press("ArrowRight")
+    names = ", ".join(f"seat {i} ({record.seats[i].bot})" for i in gave)
+    assert tab.inner_text("#ending").endswith(
+        f" Game over (forfeit: {names} forfeited): ranks "
+        f"{', '.join(map(str, record.ranks))}."), tab.inner_text("#ending")
+    tab.close()
+
