@@ -18,7 +18,7 @@ from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
 from arena.ratings.terms import Anchor, check_anchor
-from arena.records import GameRecord, games_file
+from arena.records import BOT_NAME, GameRecord, games_file, is_bot_name
 from arena.records import read_games as _read_games
 from arena.records import replay as _replay
 from arena.referee import play_game
@@ -141,6 +141,10 @@ def _check_play_arguments(variant: object, bots: object, seed: object, options: 
     if len(bots) < 2:  # said as "option 'players' = 0", an option the caller never gave
         raise BadInput(f"bots: expected one bot a seat, at least 2, got {len(bots)}")
     _check_bot_objects(bots, isolation)
+    for i, bot in enumerate(bots):  # a record no reader takes back, a log outside logs/
+        if isinstance(bot, BotSpec) and not (isinstance(bot.name, str) and
+                                             is_bot_name(bot.name)):
+            raise BadInput(f"bots[{i}]: {BOT_NAME}, got {shown(bot.name)}")
     if not SEED.admits(seed):
         raise BadInput(f"seed: {SEED.expected(seed)}")
     if options is not None and not isinstance(options, Mapping):

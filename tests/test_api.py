@@ -50,6 +50,14 @@ def test_play_names_the_argument_it_refuses(arguments: dict[str, Any], named: st
         api.play(call.pop("variant"), call.pop("bots"), **call)
 
 
+@pytest.mark.parametrize("name", ["a/b", "../escaped", "", " x ", 3])
+def test_play_refuses_a_bot_name_a_config_refuses(name: Any) -> None:
+    """records.md: a reader refuses such a name; play wrote the record all the same, and
+    '../escaped' put its log outside the logs folder."""
+    with pytest.raises(BadInput, match=r"^bots\[0\]: expected a bot name of at most 100"):
+        api.play("indian13", [api.BotSpec(name=name, target="bots.greedy:GreedyBot"), "random"])
+
+
 def test_play_quotes_a_misspelt_bot() -> None:
     with pytest.raises(BadInput, match=r"got 'gredy'$"):
         api.play("indian13", ["greedy", "gredy"])
@@ -201,6 +209,13 @@ def quick_config(tmp_path: Path) -> api.Config:
                                   "the table size 3"),
     ({"cluster": "head:8786"}, "Config.cluster: expected a Dask scheduler address"),
     ({"output": ""}, "Config.output: expected a folder path"),
+    ({"anchor": ("random", 1e9)}, "Config.anchor: expected (bot name, Elo), the Elo a number "
+                                  "from -10,000 to 10,000"),  # its folder was unreadable
+    ({"bots": []}, "Config.bots: expected a tuple of BotSpec"),
+    ({"bots": (api.BotSpec("../up", "bots.greedy:GreedyBot"), api.BotSpec("r", "random"))},
+     "Config.bots: expected a bot name of at most 100"),  # its log went outside the results
+    ({"bots": (api.BotSpec("g", "greedy"), api.BotSpec("g", "random"))},
+     "Config.bots: expected names of their own, got g, g"),
 ])
 def test_a_config_changed_in_code_is_checked_as_a_file_is(
         tmp_path: Path, change: dict[str, Any], message: str) -> None:

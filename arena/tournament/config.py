@@ -19,7 +19,7 @@ from arena import safe_yaml
 from arena.engine.game import Game
 from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
-from arena.records import MAX_NAME, MAX_NAME_BYTES, SEEDS, utf8_bytes
+from arena.records import BOT_NAME, MAX_NAME, MAX_NAME_BYTES, SEEDS, is_bot_name, utf8_bytes
 from arena.referee import Clock, FaultPolicy
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation
@@ -122,6 +122,8 @@ class Config:
         except BadInput as exc:
             raise BadInput(f"Config.options: {exc}") from None
         object.__setattr__(self, "options", options)
+        if problem := _bots_problem(self):
+            raise BadInput(f"Config.{problem}")
         if self.games_per_table % self.players:
             raise BadInput(f"Config.format: {self.games_per_table} games per table; expected "
                            f"a multiple of the table size {self.players}")
@@ -181,6 +183,27 @@ def _field_problem(config: Config) -> str | None:
         return f"output: expected a folder path (a pathlib.Path), got {shown(config.output)}"
     if config.cluster is not None and not CLUSTER_ADDRESS.fullmatch(str(config.cluster)):
         return f"cluster: expected a Dask scheduler address or None, got {shown(config.cluster)}"
+    return None
+
+
+def _bots_problem(config: Config) -> str | None:
+    """What is wrong with the bots or the anchor of a config changed in code: a bot named
+    '../x' wrote its log outside the results, and an anchor past 10,000 left a folder no
+    leaderboard read."""
+    bots = config.bots
+    if not isinstance(bots, tuple) or not all(isinstance(b, BotSpec) for b in bots):
+        return f"bots: expected a tuple of BotSpec, got {shown(bots)}"
+    names = [b.name for b in bots]
+    if problem := next((n for n in names if not isinstance(n, str) or not is_bot_name(n)),
+                       None):
+        return f"bots: {BOT_NAME}, got {shown(problem)}"
+    if len(set(names)) < len(names):
+        return f"bots: expected names of their own, got {', '.join(names)}"
+    anchor = config.anchor  # its bot may be out of these (an SPRT keeps two bots of many)
+    if anchor is not None and not (isinstance(anchor, tuple) and len(anchor) == 2 and
+                                   isinstance(anchor[0], str) and ELO.admits(anchor[1])):
+        return (f"anchor: expected (bot name, Elo), the Elo a number from {ELO.low:,} to "
+                f"{ELO.high:,}, got {shown(anchor)}")
     return None
 
 
