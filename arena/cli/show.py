@@ -16,9 +16,18 @@ SUIT_STYLE = ("", "red", "red", "")  # S H D C: hearts and diamonds red, as on t
 JOKER_STYLE = "bold magenta"
 
 
+class _Console(Console):
+    """rich's console, leaving a reader that went away (``| head``) to the arena's own
+    handling: rich exited 1, the code of ``arena sprt``'s H0, where every other command
+    ends as a program SIGPIPE stopped (141)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def console() -> Console:
     """The terminal, coloured only where it is one (rich reads NO_COLOR and the pipe)."""
-    return Console(highlight=False, soft_wrap=True)
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def card(c: Card | None) -> str:

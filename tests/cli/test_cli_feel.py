@@ -69,6 +69,20 @@ def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
     assert first.startswith(b"round 1") and err == b"" and code in (0, 141)
 
 
+def test_a_replay_whose_reader_goes_away_exits_as_sigpipe_not_as_a_verdict() -> None:
+    """``arena replay ... | head -3`` exited 1 (rich's own ending), which is arena sprt's H0;
+    every other command ends as a program SIGPIPE stopped, 141."""
+    with subprocess.Popen([str(ARENA), "replay", "--seed", "3", "three_thirteen", "greedy",
+                           "random", "greedy", "random"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, bufsize=0) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        code = proc.wait(timeout=300)
+    assert first.startswith(b"arena play's game") and err == b"" and code in (0, 141), code
+
+
 def test_a_test_whose_reader_goes_away_exits_as_sigpipe_not_as_a_verdict(
         tmp_path: Path) -> None:
     """``arena sprt ... | head -1`` exited 1, which is H0: a script would read a verdict."""
