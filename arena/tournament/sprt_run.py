@@ -238,7 +238,7 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
         report(f"resumed: {len(earlier)} games ({scores.n} sets) of this test played before")
         report(_progress(scores, test, k))
     if max_games is not None and not result:  # what the cap allows, once the kept sets count
-        if scores.n * k >= max_games:
+        if scores.n * k >= max_games - max_games % k:  # whole sets: 7 at 2 seats plays 6
             print(f"arena: warning: --max-games {max_games}: the {scores.n * k} games played "
                   "before reach it already: no game is played now", file=sys.stderr)
         else:

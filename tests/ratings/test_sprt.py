@@ -481,6 +481,10 @@ def test_cli_resumes_a_stopped_test_and_refuses_one_with_other_settings(
     assert less.exit_code == 3, less.output
     assert "arena: warning: --max-games 2: the 8 games played before reach it already: no " \
         "game is played now" in less.stderr.splitlines(), less.stderr
+    odd = runner.invoke(app, [*args, "--max-games", "9"])  # 8 in whole sets: reached too,
+    assert odd.exit_code == 3, odd.output  # not warned of as a test about to start
+    assert "arena: warning: --max-games 9: the 8 games played before reach it already: no " \
+        "game is played now" in odd.stderr.splitlines(), odd.stderr
     whole = tmp_path / "whole"
     whole.mkdir()
     once = runner.invoke(app, ["sprt", str(config(whole)), "--candidate", "random",
