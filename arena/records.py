@@ -18,7 +18,7 @@ import msgspec
 import orjson
 
 from arena.actions import Action, parse_action
-from arena.engine.game import Game
+from arena.engine.game import SEEDS, Game
 from arena.engine.results import MAX_POINTS, Fault, GameEnd, Points, RoundEnd, RoundResult
 from arena.errors import ArenaError, BadInput, shown
 
@@ -29,7 +29,6 @@ COMPACT = 3  # the first schema whose actions are one text (docs/records.md)
 log = logging.getLogger("arena.records")
 FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
 _KINDS = frozenset(k.value for k in Fault)  # a record holding another kind is refused
-SEEDS = 1 << 63  # a game's seed is below: drawn in 63 bits, and bounded so by the arena
 MAX_NAME = 100  # characters of a bot's or a tournament's name, a file or folder name
 MAX_NAME_BYTES = 200  # and its bytes: with ".stderr.log" or "-sprt", under a file name's 255
 BOT_NAME = (f"expected a bot name of at most {MAX_NAME} printable characters "

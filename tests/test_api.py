@@ -331,6 +331,10 @@ def test_check_hand_refuses_what_arena_hand_refuses_and_takes_text() -> None:
     ({"seed": 1, "decks": deck(decks=2, jokers=2)}, "decks: expected a list of decks"),
     ({"seed": 1, "decks": [[str(c) for c in deck(decks=2, jokers=2)]]},
      "decks[0]: expected Card objects"),
+    ({"seed": 2 ** 63}, "seed 9223372036854775808: expected an integer from 0 to "
+                        "9223372036854775807"),  # play() and the records refuse it
+    ({"seed": 1, "decks": [deck(decks=1, jokers=0)[:5]]},  # "pop from empty list"
+     "decks[0]: 5 cards, too few for the deal to 2 seats"),
 ])
 def test_a_game_is_set_up_as_documented_or_refused(setup: dict[str, Any], message: str
                                                    ) -> None:
@@ -340,11 +344,13 @@ def test_a_game_is_set_up_as_documented_or_refused(setup: dict[str, Any], messag
         find_variant("indian13")(options={"players": 2}, **setup)
 
 
-@pytest.mark.parametrize("seat", [-1, 3])
+@pytest.mark.parametrize("seat", [-1, 3, True, "0"])
 def test_a_view_of_no_seat_is_refused(seat: int) -> None:
-    """view(-1) showed the last seat's hand under seat -1."""
+    """view(-1) showed the last seat's hand under seat -1; view(True) was seat 1's view,
+    and view("0") a TypeError."""
     game = find_variant("indian13")(seed=1, options={"players": 3})
-    with pytest.raises(BadInput, match=f"^seat {seat}: expected a seat from 0 to 2$"):
+    with pytest.raises(BadInput, match=f"^seat {re.escape(repr(seat))}: expected a seat from "
+                                       "0 to 2$"):
         game.view(seat)
 
 

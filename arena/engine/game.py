@@ -26,7 +26,7 @@ from arena.engine.view import (
     View,
     ViewPart,
 )
-from arena.errors import BadInput, IllegalAction
+from arena.errors import BadInput, IllegalAction, counted
 
 DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
 # The most cards a calculator takes. No hand of any variant holds more than 15 cards (the
@@ -36,13 +36,17 @@ DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
 MAX_HAND = 20
 
 
+SEEDS = 1 << 63  # a game's seed is below: drawn in 63 bits, and so bounded everywhere (a
+# record holding another is refused)
+
+
 def _check_setup(seed: Any, decks: Sequence[Sequence[Card]], dealer: int | None,
                  players: int) -> None:
     """A game's seed, stacked decks and dealer, as the constructor takes them: a seed of
     None (a fresh game each time) or text played without a word, and a bad deck failed in
     the deal with an IndexError or AttributeError."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise BadInput(f"seed {seed!r}: expected an integer from 0")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEEDS:
+        raise BadInput(f"seed {seed!r}: expected an integer from 0 to {SEEDS - 1}")
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
                                or not 0 <= dealer < players):
         raise BadInput(f"dealer {dealer!r}: expected a seat from 0 to {players - 1}")
@@ -199,7 +203,12 @@ class Game:
         self.wilds: WildSpec = NO_WILDS
         self.to_act = (self.dealer + 1) % self.players
         self.decision: Decision = "draw"
-        self.deal()
+        deck = len(self.stacked[0]) if self.stacked else 0
+        try:
+            self.deal()
+        except IndexError:  # a stacked deck the deal ran out of: "pop from empty list"
+            raise BadInput(f"decks[0]: {counted(deck, 'card')}, too few for the deal to "
+                           f"{self.players} seats") from None
 
     def end_round(self, reason: RoundEnd, penalties: Sequence[int]) -> None:
         """Record the round, add its penalties, then deal the next round or finish."""
@@ -526,7 +535,8 @@ class Game:
 
     def view(self, seat: int) -> View:
         """What ``seat`` is shown now (COM-5)."""
-        if not 0 <= seat < self.players:  # -1 showed the last seat's hand
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < self.players:  # -1 showed the last seat's hand
             raise BadInput(f"seat {seat!r}: expected a seat from 0 to {self.players - 1}")
         return View(
             variant=self.version, seat=seat, players=self.players, decision=self.decision,

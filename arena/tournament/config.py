@@ -16,10 +16,10 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from arena import safe_yaml
-from arena.engine.game import Game
+from arena.engine.game import SEEDS, Game
 from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
-from arena.records import BOT_NAME, MAX_NAME, MAX_NAME_BYTES, SEEDS, is_bot_name, utf8_bytes
+from arena.records import BOT_NAME, MAX_NAME, MAX_NAME_BYTES, is_bot_name, utf8_bytes
 from arena.referee import Clock, FaultPolicy
 from arena.seats.bot import BotSpec
 from arena.seats.make import Isolation
