@@ -287,6 +287,10 @@ def test_apply_given_text_says_to_parse_it(variant: str) -> None:
     game.apply(parse_action("discard"))
     with pytest.raises(TypeError, match="not str"):
         game.apply(f"discard {game.hands[game.to_act][0]}")  # type: ignore[arg-type]
+    text = str(game.hands[game.to_act][0])  # in a Play: "8H is not in the hand", of 8H held
+    with pytest.raises(TypeError, match=re.escape(f"Play.discard takes a Card, not str "
+                                                  f"{text!r}; read text with")):
+        game.apply(Play(discard=text))  # type: ignore[arg-type]
 
 
 def test_a_script_using_the_library_passes_mypy_strict(tmp_path: Path) -> None:

@@ -36,6 +36,14 @@ DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
 MAX_HAND = 20
 
 
+def check_discard_type(play: Play) -> None:
+    """TypeError for a play whose discard is text: "8H is not in the hand" was said of it,
+    with 8H held."""
+    if play.discard is not None and type(play.discard) is not Card:
+        raise TypeError(f"Play.discard takes a Card, not {type(play.discard).__name__} "
+                        f"{play.discard!r}; read text with arena.cards.Card.parse")
+
+
 SEEDS = 1 << 63  # a game's seed is below: drawn in 63 bits, and so bounded everywhere (a
 # record holding another is refused)
 
@@ -423,6 +431,7 @@ class Game:
                                 f"{action!r}; read text with arena.actions.parse_action")
             if self.decision != "play":
                 raise IllegalAction("a draw is expected first", rule=self.draw_rule)
+            check_discard_type(action)
             self.check_play(seat, play=action)
             self.log.append((seat, action))
             self.apply_play(seat, action)

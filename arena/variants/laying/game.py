@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from arena.actions import Action, Draw, Lay, Placed, Play, Source, TakeBack
 from arena.cards import Card
-from arena.engine.game import Game, HandReport, MeldReport, OpeningReport
+from arena.engine.game import Game, HandReport, MeldReport, OpeningReport, check_discard_type
 from arena.engine.melds import NO_WILDS
 from arena.engine.options import resolve_options
 from arena.engine.results import RoundEnd
@@ -133,6 +133,8 @@ class LayingGame(Game):
         gets the remedy instead (R51-9, MAR-8): the card goes back, the stock is drawn, and the
         seat is asked again; the remedy is returned. It is logged as the ``stock`` draw it
         amounts to."""
+        if isinstance(action, Play):  # before the remedy, which text would have had
+            check_discard_type(action)
         if self.finished or not self.remedy_due(action):
             return super().apply(action)
         seat, card = self.to_act, self.turn.drawn
