@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args
@@ -222,4 +223,10 @@ def check_hand(variant: str, cards: str | Sequence[str | Card], *, wild: str | C
     if (held := game.deck_counts(dict(options or {}))) is not None:
         check_in_deck(hand, held)  # five aces of spades are no hand: arena hand says so
     indicator = wild if isinstance(wild, Card) or wild is None else Card.parse(wild)
-    return game.hand_report(hand, wild=indicator, round=round, options=dict(options or {}))
+    try:
+        return game.hand_report(hand, wild=indicator, round=round, options=dict(options or {}))
+    except BadInput as exc:  # the calculator speaks to arena hand: its --wild is wild here
+        raise BadInput(FLAG.sub(r"\1", str(exc))) from None
+
+
+FLAG = re.compile(r"--(wild|round)\b")  # arena hand's flags, check_hand's keywords

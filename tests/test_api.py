@@ -315,6 +315,18 @@ def test_a_script_using_the_library_passes_mypy_strict(tmp_path: Path) -> None:
     assert done.returncode == 1 and 'no attribute "__verison__"' in done.stdout, done.stdout
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (("indian13", "3S 4S 5S", {}), "indian13: wild CARD (the indicator) is required (IND-5)"),
+    (("three_thirteen", "2C 3C", {"round": 0}), "three_thirteen: round 0: expected 1 to 11"),
+    (("rummy51", "3S 4S 5S", {"wild": "7C"}), "rummy51: wild and round do not apply"),
+])
+def test_check_hand_names_its_keywords_not_arena_hand_s_flags(call: Any, message: str) -> None:
+    """It said '--wild CARD (the indicator) is required' to a caller who has no --wild."""
+    variant, cards, keywords = call
+    with pytest.raises(BadInput, match=f"^{re.escape(message)}"):
+        api.check_hand(variant, cards, **keywords)
+
+
 def test_check_hand_refuses_what_arena_hand_refuses_and_takes_text() -> None:
     """It returned 50 points for five aces of spades and scored 25 cards, where `arena
     hand` refuses both; a hand given as one text was read a character at a time."""
