@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args
 
+from arena.actions import Placed, TakeBack
 from arena.cards import Card, check_in_deck, parse_cards
-from arena.engine.game import MAX_HAND, Game, HandReport
+from arena.engine.game import MAX_HAND, MAX_MELD, Game, HandReport, MeldReport, OpeningReport
 from arena.engine.options import resolve_options
 from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
@@ -32,8 +33,9 @@ from arena.tournament.runner import OnGame, run_tournament
 from arena.variants import find_variant
 
 __all__ = ["Anchor", "Bot", "BotSpec", "Config", "Game", "GameRecord", "HandReport", "Isolation",
-           "OnGame", "Standing", "check_hand", "config_from", "leaderboard", "load_config",
-           "play", "read_games", "replay", "run"]
+           "MeldReport", "OnGame", "OpeningReport", "Standing", "check_hand", "check_meld",
+           "check_opening", "config_from", "leaderboard", "load_config", "play", "read_games",
+           "replay", "run"]
 
 
 def run(config: Config | str | Path, *, fresh: bool = False, on_game: OnGame | None = None,
@@ -225,8 +227,89 @@ def check_hand(variant: str, cards: str | Sequence[str | Card], *, wild: str | C
     indicator = wild if isinstance(wild, Card) or wild is None else Card.parse(wild)
     try:
         return game.hand_report(hand, wild=indicator, round=round, options=dict(options or {}))
-    except BadInput as exc:  # the calculator speaks to arena hand: its --wild is wild here
-        raise BadInput(FLAG.sub(r"\1", str(exc))) from None
+    except BadInput as exc:  # the calculator speaks to arena hand
+        raise _in_keywords(exc) from None
 
 
-FLAG = re.compile(r"--(wild|round)\b")  # arena hand's flags, check_hand's keywords
+FLAG = re.compile(r"--(wild|round|level|table|take)\b")  # the calculators' flags, which
+KEYWORDS = {"take": "takebacks"}  # are these calls' keywords (--take is takebacks)
+
+
+def _in_keywords(exc: BadInput) -> BadInput:
+    """The calculator's error as a caller of these calls reads it: --wild is wild here."""
+    return BadInput(FLAG.sub(lambda flag: KEYWORDS.get(flag[1], flag[1]), str(exc)))
+
+
+Cards = str | Sequence[str | Card | Placed]  # "9H 10H JK=JH", or its parts
+
+
+def check_meld(variant: str, cards: Cards, *, wild: str | Card | None = None,
+               round: int | None = None, options: Mapping[str, Any] | None = None
+               ) -> MeldReport:
+    """``arena meld`` as a value: is this one valid combination, of which kind, and what does
+    it count (a joker may name its card: ``JK=8H``)."""
+    _check_hand_arguments(cards, wild, round, options)
+    group = _placed(cards, MAX_MELD, "one combination")
+    game = find_variant(variant)
+    if (held := game.deck_counts(dict(options or {}))) is not None:
+        check_in_deck([p.card for p in group], held)
+    indicator = wild if isinstance(wild, Card) or wild is None else Card.parse(wild)
+    try:
+        return game.meld_report(group, wild=indicator, round=round, options=dict(options or {}))
+    except BadInput as exc:
+        raise _in_keywords(exc) from None
+
+
+def check_opening(variant: str, melds: Sequence[Cards], *, level: int | None = None,
+                  table: Sequence[Cards] = (), takebacks: Sequence[str | TakeBack] = (),
+                  options: Mapping[str, Any] | None = None) -> OpeningReport:
+    """``arena open`` as a value (Rummy 51, Rummy 71, Moroccan rummy): do these new
+    combinations open now (``level``: the threshold, when earlier openings raised it), what
+    do they count, which rule refuses them; ``table`` holds the combinations already laid
+    (numbered from 0), ``takebacks`` the jokers taken back first (``"0 8H"``)."""
+    if isinstance(melds, str) or not isinstance(melds, Sequence) or not melds:
+        raise BadInput(f"melds: expected a list of combinations, each a text such as "
+                       f"'9S 9H 9D' or a list of cards, got {shown(melds)}")
+    if options is not None and not isinstance(options, Mapping):
+        raise BadInput(f"options: expected a mapping of option names to values, got "
+                       f"{shown(options)}")
+    if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+        raise BadInput(f"level: expected a threshold (an integer), got {shown(level)}")
+    groups = [_placed(m, MAX_MELD, "a combination") for m in melds]
+    if sum(map(len, groups)) > MAX_HAND:
+        raise BadInput(f"{sum(map(len, groups))} cards: expected at most {MAX_HAND} in one "
+                       "opening")
+    laid = [_placed(m, MAX_MELD, "a table combination") for m in table]
+    taken = [t if isinstance(t, TakeBack) else _takeback(t) for t in takebacks]
+    try:
+        return find_variant(variant).opening_report(groups, level=level,
+                                                    options=dict(options or {}), table=laid,
+                                                    takebacks=taken)
+    except BadInput as exc:
+        raise _in_keywords(exc) from None
+
+
+def _placed(cards: object, most: int, what: str) -> list[Placed]:
+    """Cards put on the table, from a text or a list of texts, cards or Placed."""
+    if isinstance(cards, bytes) or not isinstance(cards, str | Sequence):
+        raise BadInput(f"cards: expected a text of cards or a list of them, got {shown(cards)}")
+    parts = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    if not parts:
+        raise BadInput("no cards given: expected cards such as 7H 10D JK")
+    if len(parts) > most:
+        raise BadInput(f"{len(parts)} cards: expected at most {most} in {what}")
+    return [p if isinstance(p, Placed) else Placed(p) if isinstance(p, Card) else
+            Placed.parse(p) if isinstance(p, str) else _not_a_card(p) for p in parts]
+
+
+def _not_a_card(part: object) -> Placed:
+    raise BadInput(f"cards: expected cards such as 7H, JK=8H or Card objects, got {shown(part)}")
+
+
+def _takeback(text: object) -> TakeBack:
+    """``"0 8H"``: the table combination's number and the card put down for its joker."""
+    number, _, card = text.strip().partition(" ") if isinstance(text, str) else ("", "", "")
+    if not number.isdigit() or not card.strip():
+        raise BadInput(f"takebacks: expected the table combination's number and the card put "
+                       f"down for its joker, e.g. '0 8H', got {shown(text)}")
+    return TakeBack(int(number), Card.parse(card.strip()))

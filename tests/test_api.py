@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 import signal
@@ -13,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from arena import api
 from arena.actions import Draw, Play, parse_action
 from arena.bot import GameInfo
 from arena.cards import deck
+from arena.cli.app import app
 from arena.errors import BadInput
 from arena.records import GameRecord
 from arena.variants import find_variant
@@ -465,4 +468,39 @@ def test_each_call_names_the_argument_of_the_wrong_kind(call: Any, message: str)
     """These were TypeErrors and AttributeErrors from deep inside (run's on_game only after
     its first game was played and written)."""
     with pytest.raises(BadInput, match=message):
+        call()
+
+
+@pytest.mark.parametrize(("argv", "call"), [
+    (["meld", "indian13", "4H", "9D", "6D", "--wild", "9D"],
+     lambda: api.check_meld("indian13", "4H 9D 6D", wild="9D")),
+    (["meld", "rummy51", "9S", "9S", "9H"], lambda: api.check_meld("rummy51", ["9S", "9S", "9H"])),
+    (["meld", "rummy51", "JK=8H", "6H", "7H"], lambda: api.check_meld("rummy51", "JK=8H 6H 7H")),
+    (["open", "rummy51", "9S 9H 9D", "KC KD KS"],
+     lambda: api.check_opening("rummy51", ["9S 9H 9D", "KC KD KS"])),
+    (["open", "rummy51", "10S 10H 10D", "--table", "6H 7H JK=8H", "--take", "0 8H"],
+     lambda: api.check_opening("rummy51", ["10S 10H 10D"], table=["6H 7H JK=8H"],
+                               takebacks=["0 8H"])),
+])
+def test_the_meld_and_opening_calculators_are_calls_too(argv: list[str], call: Any) -> None:
+    """docs/api.md: everything the command does is a call of arena.api; arena meld and arena
+    open were not (their variant methods failed on text with an AttributeError)."""
+    done = CliRunner().invoke(app, [*argv, "--json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout) == call().as_json()
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: api.check_meld("rummy51", ["3S"] * 5), "3S given 5 times: the deck holds 2"),
+    (lambda: api.check_meld("rummy51", ""), "no cards given"),
+    (lambda: api.check_meld("rummy51", [3]), "cards: expected cards such as 7H"),
+    (lambda: api.check_opening("rummy51", "9S 9H 9D"), "melds: expected a list of "
+                                                       "combinations"),
+    (lambda: api.check_opening("moroccan", ["9S 9H 9D"], level=58),
+     "level 58: expected 71 or more"),
+    (lambda: api.check_opening("rummy51", ["9S 9H 9D"], takebacks=["x"]),
+     "takebacks: expected the table combination's number"),
+])
+def test_the_calculator_calls_name_what_they_refuse(call: Any, message: str) -> None:
+    with pytest.raises(BadInput, match=f"^{re.escape(message)}"):
         call()

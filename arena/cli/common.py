@@ -16,6 +16,7 @@ import typer
 from arena.actions import Placed
 from arena.cards import Card, check_in_deck, parse_cards
 from arena.engine.game import MAX_HAND as MAX_HAND  # re-exported for the calculators
+from arena.engine.game import MAX_MELD as MAX_MELD
 from arena.errors import ArenaError, BadInput, shown
 from arena.seats.bot import BUILTIN_BOTS as BUILTIN_BOTS  # re-exported for the commands
 from arena.seats.bot import BotSpec, named_bot
@@ -145,10 +146,6 @@ def command_spec(text: str, seat: int) -> BotSpec:
     return command_bot(f"bot {seat}", text, Path.cwd())
 
 
-# The calculators' most cards in one combination (a hand's: MAX_HAND). No combination holds
-# more than about 20 cards (a Three-Thirteen set of every copy of one rank and every wild
-# card): 36 is past any a player could lay down.
-MAX_MELD = 36
 
 
 def _cards(tokens: Sequence[str], most: int, what: str,

@@ -34,6 +34,8 @@ DECLARE_ONLY: frozenset[PlayKind] = frozenset({"declare"})
 # each card past that: 20 leaves room for any hand a player asks about and answers within
 # about a second.
 MAX_HAND = 20
+MAX_MELD = 36  # the calculators' most cards in one combination: no combination holds more
+# than about 20 (a Three-Thirteen set of every copy of one rank and every wild card)
 
 
 def check_discard_type(play: Play) -> None:
