@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import fcntl
 import json
 import logging
@@ -494,6 +495,10 @@ def _check_unchanged(games: Path, out: IO[bytes]) -> None:
 
 
 def _unwritable(games: Path, exc: OSError, then: str) -> ArenaError:
+    """What stopped the write, and what to do: room is the cure for a full disk only (an
+    immutable or read-only file was told to make room)."""
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        then = then.replace("make room and ", "make it writable and ")
     return ArenaError(f"cannot write {games}: {exc.strerror or exc}; {then}")
 
 

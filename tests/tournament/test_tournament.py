@@ -838,3 +838,16 @@ def test_a_records_file_changed_under_a_run_stops_it_and_loses_nothing(
                            check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert again.returncode == 0, again.stderr
     assert_complete(config)
+
+
+def test_a_write_refused_for_another_cause_than_room_says_so() -> None:
+    """An immutable games.jsonl (chattr +i) was told to "make room"."""
+    from arena.tournament.runner import RESUME, _unwritable
+
+    refused = _unwritable(Path("g.jsonl"), PermissionError(1, "Operation not permitted"),
+                          RESUME)
+    assert str(refused) == ("cannot write g.jsonl: Operation not permitted; every game "
+                            "finished before is kept there: make it writable and run the "
+                            "same command again to resume")
+    full = _unwritable(Path("g.jsonl"), OSError(28, "No space left on device"), RESUME)
+    assert "make room and run" in str(full)
