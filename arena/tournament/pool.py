@@ -14,6 +14,7 @@ cluster, docs/cluster.md).
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import signal
 import threading
@@ -37,6 +38,7 @@ STOP_S = 30.0  # how long a worker told to stop (its bots closed first) may take
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
 
 Task = tuple[int, list[Pairing]]  # a task's index and its pairings
+log = logging.getLogger("arena.tournament.pool")
 PARENT_ONLY: set[int] = set()  # descriptors a worker closes at once: the results folder's
 # lock (runner.writing), which a worker orphaned by kill -9 would otherwise hold
 
@@ -189,6 +191,10 @@ def _play(crew: Crew, tasks: dict[int, list[Pairing]]) -> Generator[str, None, N
                     crew.hand_out(ledger.queue)  # the worker plays on while its lines are
                     yield from lines  # written
             elif worker.task is not None:  # it died playing this task
+                log.warning("a worker (pid %s, exit code %s) ended while it played %s: "
+                            "played again, one game at a time", worker.process.pid,
+                            worker.process.exitcode,  # -9: killed (the out-of-memory killer)
+                            ", ".join(p.id for p in ledger.tasks[worker.task]))
                 ledger.died(worker.task)
     if ledger.given_up:
         raise ArenaError(ledger.given_up_text())

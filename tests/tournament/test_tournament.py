@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -702,6 +703,9 @@ def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
     assert proc.returncode == 0, (out, err)
     assert_complete(config)  # every game once: none lost, none twice
     wait_until_gone(below, timeout=30)  # the dead worker's bots too
+    log = (config.results_dir / "arena.log").read_text("utf-8")  # it said nothing of it
+    assert re.search(r"a worker \(pid \d+, exit code [-\w]+\) ended while it played t\d+-g",
+                     log), log[-2000:]
 
 
 def test_an_in_process_bot_that_ends_its_worker_stops_the_run_after_three_tries(
