@@ -191,8 +191,8 @@ def _play(crew: Crew, tasks: dict[int, list[Pairing]]) -> Generator[str, None, N
                     crew.hand_out(ledger.queue)  # the worker plays on while its lines are
                     yield from lines  # written
             elif worker.task is not None:  # it died playing this task
-                log.warning("a worker (pid %s, exit code %s) ended while it played %s: "
-                            "played again, one game at a time", worker.process.pid,
+                log.warning("a worker (pid %s, exit code %s) ended during games %s: they "
+                            "are given out again, one at a time", worker.process.pid,
                             worker.process.exitcode,  # -9: killed (the out-of-memory killer)
                             ", ".join(p.id for p in ledger.tasks[worker.task]))
                 ledger.died(worker.task)

@@ -704,7 +704,7 @@ def test_the_games_of_a_killed_worker_are_played_again(tmp_path: Path) -> None:
     assert_complete(config)  # every game once: none lost, none twice
     wait_until_gone(below, timeout=30)  # the dead worker's bots too
     log = (config.results_dir / "arena.log").read_text("utf-8")  # it said nothing of it
-    assert re.search(r"a worker \(pid \d+, exit code [-\w]+\) ended while it played t\d+-g",
+    assert re.search(r"a worker \(pid \d+, exit code [-\w]+\) ended during games t\d+-g",
                      log), log[-2000:]
 
 
