@@ -207,6 +207,21 @@ def test_com_6_default_fault_policy(cls: str, kind: str, at_start: int) -> None:
     _assert_faults(record, kind, at_start)
 
 
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_com_6_one_stall_is_one_timeout_in_either_mode(isolation: Isolation) -> None:
+    """A bot stalled three clocks once: in process it cost one timeout; isolated, each
+    decision asked during the stall timed out too (it could not answer), and five in a row
+    forfeited the game. The isolated bot is now waited for, up to its grace, as a trusted
+    one is, before it is asked again."""
+    seats = [STOCK] * 4
+    seats[FAULTY_SEAT] = BotSpec("onceslow", bot_target("OnceSlow"), {"delay": 2.5})
+    record = play_game(Indian13, seats, seed=21, clock=Clock(draw_ms=1000, play_ms=1000),
+                       isolation=isolation, limits=Limits(grace_ms=5000))  # 2.5 s: within
+    seat = record.seats[FAULTY_SEAT]  # its grace, the room a loaded machine needs
+    assert seat.faults["timeout"] == 1 and sum(seat.faults.values()) == 1, seat.faults
+    assert not seat.forfeit
+
+
 @pytest.mark.parametrize(("cls", "kind"), [("Raiser", "crash"), ("Exiter", "crash"),
                                            ("Garbage", "unreadable"),
                                            ("IllegalPlay", "illegal")])

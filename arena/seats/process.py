@@ -318,7 +318,8 @@ class ProcessSeat:
             if fault is not None or self.proc is None:
                 return Answer(None, fault or "crash", (time.monotonic() - began) * 1000,
                               self._not_again(), dead=True)
-        elif self.proc is None or self.proc.poll() is not None or self._overdue():
+        elif self._wait_out_stall() or self.proc is None or self.proc.poll() is not None \
+                or self._overdue():
             lost = self._lost()  # died, or stopped silent past its grace: a crash
             began = time.monotonic()
             fault = self._restart()
@@ -405,6 +406,22 @@ class ProcessSeat:
                     "clock (grace_ms), stuck in a decision")
         return f"the bot was stopped: past its CPU time (cpu_s_per_game, " \
             f"{self.limits.cpu_s_per_game} s)"
+
+    def _wait_out_stall(self) -> bool:
+        """Wait, up to its grace, for a bot still on a request it timed out on before it is
+        asked again, as a trusted bot is waited for: asked meanwhile it could not answer,
+        and one stall of a few clocks cost a timeout a decision, five in a row a forfeit,
+        where in process it cost one. Its late reply is dropped. Always False: a bot still
+        stalled past its grace, or dead, is for the checks after it (_overdue restarts it)."""
+        while self.stale is not None and self.proc is not None:
+            line = self._read_line(self.stale)
+            if isinstance(line, str):  # its grace spent (_overdue restarts it), or it died
+                break
+            with contextlib.suppress(ValueError, RecursionError):
+                msg = orjson.loads(line)
+                if isinstance(msg, dict):
+                    self._late(msg.get("id"))  # the last one owed: no longer stale
+        return False
 
     def _overdue(self) -> bool:
         """A request still unanswered past its grace period, or the game's CPU spent."""

@@ -120,6 +120,19 @@ class SlowDrawer:
         raise AssertionError("a faulted draw decision ends the turn with the safe action")
 
 
+class OnceSlow(StockBot):
+    """Sleeps ``delay`` seconds in its first play decision only (a pause of the machine, a
+    garbage collection), then answers at once."""
+
+    def __init__(self, delay: float = 1.0) -> None:
+        self.delay = delay
+
+    def play(self, view: View) -> Play:
+        delay, self.delay = self.delay, 0.0
+        time.sleep(delay)
+        return super().play(view)
+
+
 class SlowPlayer(StockBot):
     """Draws at once, then sleeps ``delay`` seconds in the play decision and answers late
     with a discard other than the drawn card, so an applied late answer would show."""
