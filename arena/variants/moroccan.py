@@ -34,7 +34,8 @@ from arena.variants.laying.game import LayingGame
 
 MAR_MELDS = MeldRules(max_wilds=1, rule_run="MAR-6", rule_set="MAR-6", rule_wild="MAR-6")
 register_laying("MAR", MAR_MELDS, {  # the rule each part of a turn cites
-    "combo": "MAR-6", "turn": "MAR-8", "cycle": "MAR-5", "take": "MAR-8", "open": "MAR-9",
+    "combo": "MAR-6", "turn": "MAR-8", "cycle": "MAR-5", "take": "MAR-8", "one_card": "MAR-5",
+    "open": "MAR-9",
     "rise": "MAR-10", "rights": "MAR-11", "out": "MAR-12", "joker": "MAR-9",
     "simple": "MAR-13"})
 

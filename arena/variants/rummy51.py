@@ -37,7 +37,8 @@ from arena.variants.laying.game import LayingGame
 
 R51_MELDS = MeldRules(max_wilds=1, rule_run="R51-6", rule_set="R51-6", rule_wild="R51-6")
 register_laying("R51", R51_MELDS, {  # the rule each part of a turn cites
-    "combo": "R51-6", "turn": "R51-7", "cycle": "R51-8", "take": "R51-9", "open": "R51-10",
+    "combo": "R51-6", "turn": "R51-7", "cycle": "R51-8", "take": "R51-9", "one_card": "R51-9",
+    "open": "R51-10",
     "rise": "R51-11", "rights": "R51-13", "out": "R51-14", "joker": "R51-19"})
 
 HAND = 14  # R51-3; the dealer gets one more

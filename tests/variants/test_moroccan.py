@@ -170,7 +170,8 @@ def test_mar_5_a_player_holding_one_card_never_takes_the_discard() -> None:
     draw_and_discard(game)
     game.hands[0][:] = cards("2S")  # as if he had laid all but one card
     assert game.view(0).legal_draws == ("stock",)
-    assert "holds one card" in str(refused(game, "discard"))
+    err = refused(game, "discard")
+    assert err.rule == "MAR-5" and "holds one card" in str(err)  # it cited MAR-8
 
 
 # --------------------------------------------------------------------------- first lay-down

@@ -114,7 +114,7 @@ class LayingGame(Game):
             return IllegalAction("the discard pile is empty", rule=rules.rule("take"))
         if len(self.hands[self.to_act]) < 2:
             return IllegalAction("a player who holds one card draws from the stock",
-                                 rule=rules.rule("take"))
+                                 rule=rules.rule("one_card"))
         if source == "discard" and self.all_copies_of_top():
             return super().draw_refused(source)
         return IllegalAction("a discarded joker can never be taken", rule=rules.rule("take"))
