@@ -408,10 +408,21 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                     played += save_unsaved(config, games, out, done)
                 raise
             shutil.rmtree(config.results_dir / UNSAVED, ignore_errors=True)  # all written
+        _keep_identity(config)
         _warn_of_edits(config, sources)
     finally:
         stop_logging(handler)
     return played
+
+
+def _keep_identity(config: Config) -> None:
+    """Write config.yaml again if it went while the run played: without it the next run
+    took any config, another clock or fault policy, for the games kept."""
+    stored = config.results_dir / CONFIG_FILE
+    if not stored.exists():
+        log.warning("%s went while the run played: written again", stored)
+        with contextlib.suppress(OSError):
+            store_identity(config, stored)
 
 
 def source_hashes(config: Config) -> dict[str, str]:

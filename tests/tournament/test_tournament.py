@@ -855,3 +855,16 @@ def test_a_write_refused_for_another_cause_than_room_says_so() -> None:
                             "same command again to resume")
     full = _unwritable(Path("g.jsonl"), OSError(28, "No space left on device"), RESUME)
     assert "make room and run" in str(full)
+
+
+def test_a_config_yaml_deleted_while_the_run_plays_is_written_again(tmp_path: Path) -> None:
+    """Deleted mid-run, the stored config stayed gone, and the next run took a config of
+    other clocks and fault policy for the games kept."""
+    config, proc = start_run(tmp_path, lines=4, games=100, workers=2)  # 300 games: seconds
+    (config.results_dir / "config.yaml").unlink()
+    out, err = finish(proc, 300)
+    assert proc.returncode == 0, (out, err)
+    assert (config.results_dir / "config.yaml").exists()
+    other = make_config(tmp_path, "other.yaml", games=100, workers=2, seed=6)
+    with pytest.raises(BadInput, match="made by a different config"):
+        run_tournament(other, progress=False)
