@@ -826,7 +826,7 @@ def test_a_records_file_changed_under_a_run_stops_it_and_loses_nothing(
     line, and every resume was refused for that line; deleted, every game after went to the
     deleted file, and the run ended 0 with nothing kept. The run now stops (exit code 1),
     and the same command finishes the tournament."""
-    config, proc = start_run(tmp_path, lines=4, games=300, workers=2)  # 900 games: seconds
+    config, proc = start_run(tmp_path, lines=4, games=100, workers=2)  # 300 games: seconds
     games = games_file(config)
     if change == "cut":
         with games.open("r+b") as f:
