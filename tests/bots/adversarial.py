@@ -26,6 +26,7 @@ from typing import Any
 
 from arena.actions import Draw, Play
 from arena.cards import Card
+from arena.engine.game import SEEDS
 from arena.engine.view import RoundSummary, View
 from arena.seats.bot import GameInfo
 
@@ -594,8 +595,8 @@ class Peeker(_Honest):
                     self._add_seed(pairing.seed)
 
     def _add_seed(self, seed: int) -> None:
-        if seed < 0:  # no game has it (a test's record of a refused seed, found under /tmp):
-            return  # dealing it raised, and the peeker's start crashed
+        if not 0 <= seed < SEEDS:  # no game has it (a test's record of a refused seed, found
+            return  # under /tmp): dealing it raised, and the peeker's start crashed
         if seed not in self.known:
             self.known.add(seed)
             self.seeds.append(seed)
