@@ -83,6 +83,17 @@ class TakeBack:
     meld: int
     card: Card
 
+    EXPECTED = "the table combination's number and the card put down for its joker, e.g. '0 8H'"
+
+    @classmethod
+    def parse(cls, text: object) -> TakeBack | None:
+        """Read ``0 8H`` (``arena open --take``, ``check_opening``'s takebacks); None when
+        the text is not of that form, for the caller to name itself in its refusal."""
+        number, _, card = text.strip().partition(" ") if isinstance(text, str) else ("", "", "")
+        if not number.isdigit() or not card.strip():
+            return None
+        return cls(int(number), Card.parse(card.strip()))
+
     def __str__(self) -> str:
         return f"take {self.meld} {self.card}"
 

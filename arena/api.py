@@ -307,9 +307,7 @@ def _not_a_card(part: object) -> Placed:
 
 
 def _takeback(text: object) -> TakeBack:
-    """``"0 8H"``: the table combination's number and the card put down for its joker."""
-    number, _, card = text.strip().partition(" ") if isinstance(text, str) else ("", "", "")
-    if not number.isdigit() or not card.strip():
-        raise BadInput(f"takebacks: expected the table combination's number and the card put "
-                       f"down for its joker, e.g. '0 8H', got {shown(text)}")
-    return TakeBack(int(number), Card.parse(card.strip()))
+    taken = TakeBack.parse(text)
+    if taken is None:
+        raise BadInput(f"takebacks: expected {TakeBack.EXPECTED}, got {shown(text)}")
+    return taken

@@ -148,11 +148,10 @@ def _some_cards(groups: list[list[Placed]]) -> None:
 
 
 def _takeback(text: str) -> TakeBack:
-    number, _, card = text.strip().partition(" ")
-    if not number.isdigit() or not card.strip():
-        raise BadInput(f"--take {shown(text)}: expected the table combination's number and "
-                       "the card put down for its joker, e.g. '0 8H'")
-    return TakeBack(int(number), Card.parse(card.strip()))
+    taken = TakeBack.parse(text)
+    if taken is None:
+        raise BadInput(f"--take {shown(text)}: expected {TakeBack.EXPECTED}")
+    return taken
 
 
 def _in_deck(game_cls: type[Game], options: dict[str, Any], cards: list[Card]) -> None:
