@@ -4,7 +4,8 @@ The Elo of a bot is its log-strength in the maximum-likelihood Bradley-Terry mod
 jointly to every comparison (Bradley & Terry 1952; Hunter 2004, Ann. Statist. 32(1)), on the
 scale 400 / ln 10 per unit, mean 1500 (or a named bot fixed by an anchor). A virtual
 opponent of log-strength 0, met once with a tie by every bot, keeps unbeaten or winless bots
-finite; their gaps are open, so the mean is over the bots the results link and they get no
+finite; their gaps are open, so the mean is over the bots the results link, whose gaps come
+from their own comparisons (the likelihood's limit as the open gaps grow), and they get no
 interval. Intervals come from resampling whole games, or whole duplicate sets when the records
 carry them, and refitting. Everything depends on the set of records only, never on the order
 they finished; the formulas are in ``docs/statistics.md``.
@@ -22,6 +23,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from arena.ratings.comparisons import (
+    Bools,
     Floats,
     Ints,
     Seats,
@@ -75,7 +77,7 @@ def fit_strengths(wins: Floats, meets: Floats, *, tol: float = 1e-10,
 
 
 def to_elo(theta: Floats, *, anchor: int | None = None, at: float = ELO_MEAN,
-           reference: Floats | None = None) -> Floats:
+           reference: Bools | None = None) -> Floats:
     """Elo from log-strengths: mean ``at`` (over the ``reference`` bots, a mask; all by
     default), or bot ``anchor`` fixed at ``at``."""
     if anchor is not None:
@@ -158,10 +160,10 @@ def rate(records: Iterable[GameRecord], *, anchor: tuple[str, float] | None = No
             raise KeyError(anchor[0])
         fixed = seats.names.index(anchor[0])
     at = ELO_MEAN if anchor is None else anchor[1]
-    features = _unit_features(seats)
-    full = np.ones((1, seats.units))
     score = _score_matrix(seats)
     reference = _reference(linked_groups(score), fixed)
+    features = _unit_features(seats, reference)
+    full = np.ones((1, seats.units))
     # One BLAS thread: these products are long and thin, and OpenBLAS's threads spin-wait
     # when another process holds a core (a tournament still running): 100,000 games took
     # 24 s instead of 1.5 s beside one busy process.
@@ -199,7 +201,7 @@ def linked_groups(score: Floats) -> Ints:
     return np.asarray((reach & reach.T).argmax(axis=1) if n else [], dtype=np.int64)
 
 
-def _reference(groups: Ints, anchor: int | None) -> Floats:
+def _reference(groups: Ints, anchor: int | None) -> Bools:
     """The bots the Elo is centred on, whose gaps the results bound: the anchor's group, else
     the one largest group; with no single largest, none (the mean is over every bot, and no
     Elo interval is kept)."""
@@ -257,8 +259,9 @@ def _resample_counts(units: int, resamples: int, seed: int) -> Iterable[Floats]:
         done += b
 
 
-def _unit_features(seats: Seats) -> Floats:
-    """Per unit and bot: score, points, seats, (own mean - unit mean), present."""
+def _unit_features(seats: Seats, reference: Bools) -> Floats:
+    """Per unit and bot: score, points, seats, (own mean - unit mean), present, and the
+    score against the ``reference`` bots when both sides are of them."""
     n, u = len(seats.names), seats.units
     flat = seats.seat_unit * n + seats.seat_bot
 
@@ -274,17 +277,27 @@ def _unit_features(seats: Seats) -> Floats:
     present = (count > 0).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         diff = np.where(present > 0, points / count - unit_mean[:, None], 0.0)
-    return np.hstack([score, points, count, diff, present])
+    inside = reference[seats.first] & reference[seats.second] if len(reference) else \
+        np.zeros(len(seats.first), dtype=bool)
+    score_inside = per_bot(seats.cmp_unit * n + seats.first, seats.score * inside) + \
+        per_bot(seats.cmp_unit * n + seats.second, (1.0 - seats.score) * inside)
+    return np.hstack([score, points, count, diff, present, score_inside])
 
 
 def _statistics(seats: Seats, features: Floats, counts: Floats, anchor: int | None,
-                at: float, reference: Floats) -> tuple[Floats, Floats, Floats]:
+                at: float, reference: Bools) -> tuple[Floats, Floats, Floats]:
     """Elo, mean points and vs-field of each weighting of the units (one row per draw)."""
     n = len(seats.names)
     sums = counts @ features
-    score, points, count, diff, present = (sums[:, i * n:(i + 1) * n] for i in range(5))
-    elo = to_elo(fit_strengths(score, _meetings(seats, counts)), anchor=anchor, at=at,
-                 reference=reference if reference.any() else None)
+    score, points, count, diff, present, inside = (sums[:, i * n:(i + 1) * n]
+                                                   for i in range(6))
+    meets = _meetings(seats, counts)
+    centre = reference if reference.any() else None
+    elo = to_elo(fit_strengths(score, meets), anchor=anchor, at=at, reference=centre)
+    if reference.any() and not reference.all():  # their gaps from their own comparisons
+        linked = reference[:, None] & reference[None, :]
+        elo[:, reference] = to_elo(fit_strengths(inside, meets * linked), anchor=anchor,
+                                   at=at, reference=centre)[:, reference]
     with np.errstate(invalid="ignore", divide="ignore"):
         absent = count == 0
         elo[absent] = np.nan

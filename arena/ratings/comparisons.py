@@ -16,6 +16,7 @@ from arena.records import GameRecord
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
+Bools = NDArray[np.bool_]
 Teams = Sequence[int] | None  # a team label per seat (R51 2 v 2: (0, 1, 0, 1)); None: alone
 FORFEIT_BEHIND = 1e12  # added to a forfeited seat's total when compared: past any total
 

@@ -289,6 +289,47 @@ def test_a_bot_that_beat_everyone_has_no_interval_and_the_others_keep_honest_one
     assert 0.90 <= np.mean(hits) <= 0.985, np.mean(hits)
 
 
+def gauntlet_with_a_sweep(a_wins: Sequence[bool]) -> list[GameRecord]:
+    """Duplicate sets of a gauntlet: s beats a in every game and never meets b; a and b
+    meet on the same deck twice, a winning both games where ``a_wins`` says, else splitting
+    them (one win each, as mirror bots do)."""
+    out = []
+    for s, wins in enumerate(a_wins):
+        ab = ([0, 10], [10, 0]) if wins else ([0, 10], [0, 10])
+        out += [record(["a", "b"], ab[0], gid=f"t{s}-ab0", dup_set=f"ab{s}"),
+                record(["b", "a"], ab[1], gid=f"t{s}-ab1", dup_set=f"ab{s}"),
+                record(["s", "a"], [0, 10], gid=f"t{s}-sa0", dup_set=f"sa{s}"),
+                record(["a", "s"], [10, 0], gid=f"t{s}-sa1", dup_set=f"sa{s}")]
+    return out
+
+
+def test_a_sweep_outside_the_linked_bots_leaves_their_gap_to_their_own_games() -> None:
+    """a and b split every deck; s beat a every time and never met b. The likelihood's
+    maximum puts s out of reach and leaves a level with b. The virtual tie that keeps s
+    finite pulled a 8 Elo below b in every resample, and the LOS read 99.9% for an even
+    head-to-head; the linked bots' gaps now come from their own comparisons."""
+    rated = rate(gauntlet_with_a_sweep([False] * 10))
+    at = {name: i for i, name in enumerate(rated.names)}
+    assert rated.unbounded == (at["s"],)
+    assert rated.elo.value[at["a"]] == pytest.approx(rated.elo.value[at["b"]], abs=1e-9)
+    assert rated.los(at["a"], at["b"]) is None and rated.los(at["b"], at["a"]) is None
+    assert rated.elo.value[at["s"]] > ELO_MEAN + 400  # s keeps its point estimate
+    rows = {row.bot: row for row in standings(gauntlet_with_a_sweep([False] * 10))}
+    assert rows["a"].los_next is None and rows["b"].los_next is None
+
+
+def test_the_linked_bots_gap_is_their_two_bot_fit_whatever_the_sweeper_did() -> None:
+    """a won 3 decks of 10 outright against b: their gap is that of the a-b games alone."""
+    records = gauntlet_with_a_sweep([True] * 3 + [False] * 7)
+    rated = rate(records, resamples=0)
+    at = {name: i for i, name in enumerate(rated.names)}
+    pairs = [([seat.bot for seat in r.seats], r.totals) for r in records]
+    wins, meets = pairwise([(bots, totals) for bots, totals in pairs if "s" not in bots])
+    two = bradley_terry_elo(["a", "b"], wins, meets)
+    gap = rated.elo.value[at["a"]] - rated.elo.value[at["b"]]
+    assert gap == pytest.approx(two["a"] - two["b"], abs=1e-6) and gap > 0
+
+
 def test_linked_groups_follow_wins_and_ties_both_ways() -> None:
     """Bots are linked when chains of "scored against" run both ways (a tie counts)."""
     score = np.array([[0, 2, 1, 0],  # a beat b twice and scored against c
