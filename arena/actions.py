@@ -12,11 +12,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
 from arena.cards import Card
-from arena.errors import BadInput
+from arena.errors import BadInput, shown
 
 Source = Literal["stock", "discard", "tournante"]
 SOURCES: tuple[Source, ...] = get_args(Source)
@@ -63,6 +64,21 @@ class Placed:
 
     def __str__(self) -> str:
         return str(self.card) if self.stands_for is None else f"{self.card}={self.stands_for}"
+
+
+def placed_cards(parts: Sequence[str | Card | Placed], most: int, what: str) -> list[Placed]:
+    """Cards put on the table, each a text (``8H``, ``JK=8H``), a Card or a Placed: some, and
+    at most ``most`` in ``what`` (one reading for the command line and the library)."""
+    if not parts:
+        raise BadInput("no cards given: expected cards such as 7H 10D JK")
+    if len(parts) > most:
+        raise BadInput(f"{len(parts)} cards: expected at most {most} in {what}")
+    return [p if isinstance(p, Placed) else Placed(p) if isinstance(p, Card) else
+            Placed.parse(p) if isinstance(p, str) else _not_a_card(p) for p in parts]
+
+
+def _not_a_card(part: object) -> Placed:
+    raise BadInput(f"cards: expected cards such as 7H, JK=8H or Card objects, got {shown(part)}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args
 
-from arena.actions import Placed, TakeBack
+from arena.actions import Placed, TakeBack, placed_cards
 from arena.cards import Card, check_in_deck, parse_cards
 from arena.engine.game import MAX_HAND, MAX_MELD, Game, HandReport, MeldReport, OpeningReport
 from arena.engine.options import resolve_options
@@ -293,17 +293,8 @@ def _placed(cards: object, most: int, what: str) -> list[Placed]:
     """Cards put on the table, from a text or a list of texts, cards or Placed."""
     if isinstance(cards, bytes) or not isinstance(cards, str | Sequence):
         raise BadInput(f"cards: expected a text of cards or a list of them, got {shown(cards)}")
-    parts = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-    if not parts:
-        raise BadInput("no cards given: expected cards such as 7H 10D JK")
-    if len(parts) > most:
-        raise BadInput(f"{len(parts)} cards: expected at most {most} in {what}")
-    return [p if isinstance(p, Placed) else Placed(p) if isinstance(p, Card) else
-            Placed.parse(p) if isinstance(p, str) else _not_a_card(p) for p in parts]
-
-
-def _not_a_card(part: object) -> Placed:
-    raise BadInput(f"cards: expected cards such as 7H, JK=8H or Card objects, got {shown(part)}")
+    return placed_cards(cards.replace(",", " ").split() if isinstance(cards, str) else
+                        list(cards), most, what)
 
 
 def _takeback(text: object) -> TakeBack:

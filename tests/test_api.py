@@ -504,3 +504,19 @@ def test_the_meld_and_opening_calculators_are_calls_too(argv: list[str], call: A
 def test_the_calculator_calls_name_what_they_refuse(call: Any, message: str) -> None:
     with pytest.raises(BadInput, match=f"^{re.escape(message)}"):
         call()
+
+
+@pytest.mark.parametrize(("argv", "call"), [
+    (["meld", "rummy51", "JK=", "8H", "9H"], lambda: api.check_meld("rummy51", "JK= 8H 9H")),
+    (["meld", "rummy51", *["3S"] * 14], lambda: api.check_meld("rummy51", ["3S"] * 14)),
+    (["open", "rummy51", "9S 9H JK="], lambda: api.check_opening("rummy51", ["9S 9H JK="])),
+])
+def test_a_call_and_its_command_refuse_cards_in_the_same_words(argv: list[str],
+                                                               call: Any) -> None:
+    """One reading of table cards (arena.actions.placed_cards): the library had its own copy,
+    and a joker naming nothing was refused in other words by each."""
+    done = CliRunner().invoke(app, argv)
+    assert done.exit_code == 2
+    with pytest.raises(BadInput) as refused:
+        call()
+    assert done.stderr.strip() == f"arena: error: {refused.value}"

@@ -13,11 +13,11 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
-from arena.actions import Placed
+from arena.actions import Placed, placed_cards
 from arena.cards import Card, check_in_deck, parse_cards
 from arena.engine.game import MAX_HAND as MAX_HAND  # re-exported for the calculators
 from arena.engine.game import MAX_MELD as MAX_MELD
-from arena.errors import ArenaError, BadInput, shown
+from arena.errors import ArenaError, BadInput
 from arena.seats.bot import BUILTIN_BOTS as BUILTIN_BOTS  # re-exported for the commands
 from arena.seats.bot import BotSpec, named_bot
 from arena.tournament.config import WORKERS
@@ -161,11 +161,7 @@ def _cards(tokens: Sequence[str], most: int, what: str,
 
 def _placed(tokens: Sequence[str], most: int, what: str) -> list[Placed]:
     """Cards put on the table, a joker perhaps with the card it stands for (``JK=8H``)."""
-    _some(tokens, most, what)
-    for token in tokens:
-        if token.strip().endswith("="):
-            raise BadInput(f"bad card {shown(token)}: expected a card after '=', as in JK=8H")
-    return [Placed.parse(t) for t in tokens]
+    return placed_cards(tokens, most, what)
 
 
 def _some(tokens: Sequence[str], most: int, what: str) -> None:
