@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
@@ -70,6 +70,7 @@ class HumanSeat:
         self.clocked = clocked
         self.read = read
         self.check: Check = lambda action: None
+        self.last_history: Callable[[], tuple[PublicEvent, ...]] = tuple  # the ended round's
         self.warned: Action | None = None  # an answer that gets a remedy, once told so
         self.going_ahead = ""  # what that answer, sent again, does
         self.seen = 0  # public events of the round already shown
@@ -100,6 +101,7 @@ class HumanSeat:
                     "back on the pile, the top stock card is drawn in its place and that "
                     "counts as a fault; lay it, or send the same answer again to go ahead")
         self.check = check
+        self.last_history = lambda: referee.game.last_history
 
     # ---------------------------------------------------------------- the seat interface
 
@@ -144,6 +146,7 @@ class HumanSeat:
     def notify(self, hook: str, arg: RoundSummary | tuple[int, ...]) -> str | None:
         """The end of a round shows every hand (COM-5); the end of the game the totals."""
         if isinstance(arg, RoundSummary):
+            self._last_turns(arg.round, self.last_history())
             why = WHY_ROUNDS_END.get(arg.reason, "")
             self.out.print(f"round {arg.round} ends ({arg.reason}: {why}): penalties "
                            f"{list(arg.penalties)}, totals {list(arg.totals)}")
@@ -189,6 +192,15 @@ class HumanSeat:
             self.out.print(f"  table: {show.melds(view.table)}")
         drawn = f" (drew {show.card(view.drawn)})" if view.drawn is not None else ""
         self.out.print(f"  your hand: {show.hand(view.hand)}{drawn}")
+
+    def _last_turns(self, round: int, history: Sequence[PublicEvent]) -> None:
+        """What the others did since this seat's last decision: the turn that ended the
+        round was in no view."""
+        start = self.seen if round == self.round else 0
+        for event in history[start:]:
+            if event.seat != self.seat:
+                self.out.print(f"  {_event_text(event)}")
+        self.seen = len(history)
 
     def _prompt(self, view: View, limit_ms: int) -> str:
         legal = ", ".join(view.legal_draws) if view.decision == "draw" else \
@@ -261,7 +273,16 @@ def hint(view: View) -> str:
 
 
 def _event_text(event: PublicEvent) -> str:
-    cards = show.cards(event.cards)
-    return {"discard": f"seat {event.seat} discarded {cards}",
-            "take": f"seat {event.seat} took {cards} from the discard pile"}.get(
-        event.kind, f"seat {event.seat} {event.kind}: {cards}")
+    """One public event in words (COM-5: what every seat saw happen)."""
+    seat, cards = f"seat {event.seat}", show.cards(event.cards)
+    if event.kind == "take_back":  # (the card put down, the joker taken)
+        return f"{seat} put down {show.card(event.cards[0])} and took back the joker"
+    return {"discard": f"{seat} discarded {cards}",
+            "take": f"{seat} took {cards} from the discard pile",
+            "declare": f"{seat} declared: {cards}",
+            "invalid": f"{seat} declared, invalidly: {cards}",
+            "out": f"{seat} went out: {cards}",
+            "meld": f"{seat} laid {cards}",
+            "lay": f"{seat} added {cards} to the table",
+            "return": f"{seat} put {cards} back on the discard pile and drew from the stock",
+            }.get(event.kind, f"{seat} {event.kind}: {cards}")

@@ -231,6 +231,7 @@ class Game:
         self.last_summary = RoundSummary(self.round, reason,
                                          tuple(tuple(h) for h in self.hands),
                                          tuple(penalties), tuple(self.totals))
+        self.last_history = tuple(self.history)  # its last turn was in no seat's view
         if self.game_over():
             self.finished = True
         else:

@@ -306,3 +306,20 @@ def test_a_refused_draw_keeps_its_rule() -> None:
     seat.check = lambda action: "COM-11: refused for this test"
     assert seat._refusal(view, "discard") == "COM-11: refused for this test"
 
+
+
+def test_com_5_the_turn_that_ends_a_round_is_shown_to_the_person() -> None:
+    """When the other seat declared, the person saw only "round 1 ends": its draw and its
+    declaration came after the person's last decision, and no view showed them."""
+    for seed in range(2, 12):
+        term = session("indian13", "human", "greedy", "-o", "players=2", "--seed", str(seed))
+        while term.expect([PROMPT, r"round 1 ends \(declaration[^\n]*\n"]) == 0:
+            play_the_hint(term)
+        last = term.before.rsplit("\n", 1)[0]  # from the person's last answer on
+        ended = term.after
+        term.terminate(force=True)
+        if re.search(r"penalties \[[1-9]\d*, 0\]", ended):  # seat 1 declared
+            break
+    else:
+        pytest.fail("no seed of 2-11 had seat 1 declare first")
+    assert re.search(r"seat 1 declared: (\S+ ){12}\S+", last), last
