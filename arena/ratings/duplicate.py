@@ -43,7 +43,11 @@ def duplicate_gain(records: Iterable[GameRecord], *, teams: Teams = None
                    ) -> DuplicateGain | None:
     """The variance ratio of per-set mean point differences, duplicate against independent
     deals; None without two sets of a pair, or with no spread to compare."""
-    chosen = sorted((r for r in records if r.dup_set),
+    records = list(records)
+    seeds: dict[str, set[int]] = {}
+    for r in records:
+        seeds.setdefault(r.dup_set, set()).add(r.seed)
+    chosen = sorted((r for r in records if r.dup_set and len(seeds[r.dup_set]) == 1),
                     key=lambda r: (r.dup_set, r.id, r.seed, r.totals))
     found = _differences(chosen, teams)
     if found is None:

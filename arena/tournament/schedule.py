@@ -105,7 +105,7 @@ class Schedule:
                 key = block if self.duplicate else g
                 yield Pairing(id=f"t{t:04d}-g{g:03d}", table=t, seats=seats,
                               seed=derive_seed(self.seed, t, key),
-                              dup_set=f"t{t:04d}-d{block:03d}")
+                              dup_set=f"t{t:04d}-d{block:03d}" if self.duplicate else "")
 
 
 def seating_orders(table: tuple[str, ...]) -> list[tuple[str, ...]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -23,11 +24,11 @@ def one_round(totals: Sequence[float]) -> tuple[RoundRecord, ...]:
 
 
 def record(bots: Sequence[str], totals: Sequence[float], *, gid: str,
-           dup_set: str) -> GameRecord:
+           dup_set: str, seed: int = 1) -> GameRecord:
     seats = tuple(SeatRecord(bot=b, faults={}, decisions=1, time_mean_ms=1.0,
                              time_p95_ms=1.0, time_max_ms=1.0) for b in bots)
     ranks = tuple(1 + sum(o < t for o in totals) for t in totals)
-    return GameRecord(schema=1, id=gid, variant="x/v1", options={}, seed=1, seats=seats,
+    return GameRecord(schema=1, id=gid, variant="x/v1", options={}, seed=seed, seats=seats,
                       actions=(), rounds=one_round(totals), totals=tuple(totals), ranks=ranks,
                       termination=GameEnd.NORMAL, dup_set=dup_set)
 
@@ -65,6 +66,19 @@ def test_deals_that_cancel_exactly_give_zero(seats: int) -> None:
     gain = duplicate_gain(records)
     assert gain is not None and gain.sets == 200 and gain.pairs == 10
     assert gain.ratio == pytest.approx(0.0, abs=1e-9)
+
+
+def test_sets_whose_games_had_their_own_decks_are_no_duplicate_sets() -> None:
+    """Records of a run without duplicate deals, written before such runs stopped naming
+    sets, grouped games of different seeds as "t0000-d000": the leaderboard read 96% and
+    164% for deals that were never shared. A set is a duplicate set when its games share
+    one seed."""
+    shared = league(np.random.default_rng(4), sets=200, seats=2, deck=20, noise=0)
+    own = [msgspec.structs.replace(r, seed=i) for i, r in enumerate(shared)]
+    assert duplicate_gain(own) is None
+    mixed = duplicate_gain(shared + [msgspec.structs.replace(r, dup_set="x" + r.dup_set)
+                                     for r in own])
+    assert mixed is not None and mixed.sets == 200
 
 
 @pytest.mark.parametrize("seats", [2, 4])

@@ -139,10 +139,13 @@ def test_duplicate_rotations_of_a_block_share_a_seed() -> None:
     assert len({b[0].seed for b in blocks.values()}) == len(blocks)
 
 
-def test_without_duplicate_every_game_has_its_own_seed() -> None:
+def test_without_duplicate_every_game_has_its_own_seed_and_no_set() -> None:
+    """Games dealt their own decks form no duplicate set: records named blocks of them
+    "t0000-d000", and the leaderboard credited the deals with a saving they never made."""
     schedule = make_schedule(names(5), players=3, games_per_table=6, duplicate=False, seed=11)
     seeds = [p.seed for p in schedule]
     assert len(set(seeds)) == len(seeds)
+    assert {p.dup_set for p in schedule} == {""}
 
 
 @pytest.mark.parametrize("duplicate", [True, False])
