@@ -226,7 +226,12 @@ def plain_answer(answer: object) -> object:
 
 def not_an_answer(answer: object) -> TypeError:
     """The error for an answer of no type the referee reads."""
-    return TypeError(f"expected a Draw, a Play or their text, got {type(answer).__name__}")
+    value = f" {shown(answer)}" if type(answer) in _PLAIN else ""  # no repr of the bot's
+    return TypeError(f"expected a Draw, a Play or their text, got {type(answer).__name__}"
+                     f"{value}")
+
+
+_PLAIN = (int, float, bool, type(None), bytes)  # shown with their value: no code of a bot
 
 
 def parse_action(text: str) -> Action:

@@ -322,6 +322,9 @@ class ProcessSeat:
                 or self._overdue():
             lost = self._lost()  # died, or stopped silent past its grace: a crash
             began = time.monotonic()
+            if lost:  # its stderr all in its log, then why: a stopped bot leaves no trace
+                self._kill()
+                self._note(f"{lost}; started again")
             fault = self._restart()
             waited = (time.monotonic() - began) * 1000
             if fault is not None or self.proc is None:
@@ -377,6 +380,16 @@ class ProcessSeat:
             return Answer(None, "unreadable", elapsed,
                           f"its reply has no action text: {_said(_json_text(reply).encode())}")
         return Answer(action, None, elapsed)
+
+    def _note(self, text: str) -> None:
+        """A line of the arena's in the bot's log, where its author looks first (within the
+        log's cap, as the bot's own lines)."""
+        line = f"arena: {text}\n".encode()
+        if self.stderr_path is None or _size(self.stderr_path) + len(line) > \
+                self.limits.stderr_bytes:
+            return
+        with contextlib.suppress(OSError), self.stderr_path.open("ab") as log:
+            log.write(line)
 
     def _not_again(self) -> str:
         """Why a bot started again mid-game is lost to it, for the log."""

@@ -37,7 +37,7 @@ from rich.progress import (
 from rich.text import Text
 
 from arena import safe_yaml
-from arena.errors import ArenaError, BadInput, shown
+from arena.errors import ArenaError, BadInput, counted, shown
 from arena.records import GameRecord, drop_torn_tail, read_games
 from arena.seats.bot import BotSpec
 from arena.seats.startup import check_bots_start
@@ -379,7 +379,7 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
     handler = start_logging(config.results_dir)
     unsaved = unsaved_dir(config) if config.cluster is None else None
     job = replace(_job_for(config, config.results_dir / "logs"), unsaved=unsaved)
-    where = (f"{config.workers} workers" if config.cluster is None
+    where = (counted(config.workers, "worker") if config.cluster is None
              else f"the cluster at {config.cluster}")
     log.info("tournament %s: %d games, %d done, %d to play on %s, seed %d",
              config.name, len(schedule), len(done), len(pending), where, config.seed)
@@ -408,6 +408,8 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                     played += save_unsaved(config, games, out, done)
                 raise
             shutil.rmtree(config.results_dir / UNSAVED, ignore_errors=True)  # all written
+        log.info("tournament %s: %s played now, %d of %d done", config.name,
+                 counted(played, "game"), len(done), len(schedule))
         _keep_identity(config)
         _warn_of_edits(config, sources)
     finally:

@@ -543,9 +543,11 @@ def test_restart_for_silence_counts_as_a_crash(tmp_path: Path) -> None:
     record = play_game(Indian13, [partner, loop], seed=2,
                        options={"players": 2, "draw_cap": 16},
                        clock=Clock(draw_ms=ROOMY_MS, play_ms=CLOCK.play_ms),
-                       isolation="process", on_fault=events.append,
+                       isolation="process", on_fault=events.append, stderr_dir=tmp_path / "logs",
                        limits=dataclasses.replace(LIMITS, grace_ms=100, cpu_s_per_game=300.0))
     crashes = [e.detail for e in events if e.kind == "crash"]
+    said = (tmp_path / "logs" / "infiniteloop.stderr.log").read_text("utf-8")  # where its author
+    assert said.count("arena: the bot was stopped: still silent") == len(crashes)  # looks
     assert crashes and all("the bot was stopped: still silent 100 ms past its clock "
                            "(grace_ms), stuck in a decision; started again" in d
                            for d in crashes), crashes  # it said "had died": no such thing
@@ -1231,6 +1233,7 @@ class Bot:
     ("sys.exit(3)", "crash", "the bot died (exit status 3)"),
     ("os._exit(7)", "crash", "the bot died (exit status 7)"),
     ("return Weird()", "unreadable", "expected a Draw, a Play or their text, got Weird"),
+    ("return 51", "unreadable", "expected a Draw, a Play or their text, got int 51"),
 ])
 def test_an_isolated_python_bot_s_end_or_odd_answer_is_told_as_it_is(
         tmp_path: Path, how: str, kind: str, said: str) -> None:

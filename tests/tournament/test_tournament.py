@@ -167,7 +167,10 @@ def test_records_are_exactly_the_schedule(tmp_path: Path) -> None:
         assert record.variant == "indian13/v1"
         assert record.schema == SCHEMA
     assert (config.results_dir / "config.yaml").is_file()
-    assert (config.results_dir / "arena.log").is_file()
+    log = (config.results_dir / "arena.log").read_text("utf-8")
+    assert "to play on 1 worker, seed" in log  # "1 workers" read as a slip
+    assert log.rstrip().endswith(f"tournament tiny: {len(schedule)} games played now, "
+                                 f"{len(schedule)} of {len(schedule)} done")  # an end
 
 
 def test_a_finished_run_leaves_no_logging_behind(tmp_path: Path) -> None:
