@@ -19,6 +19,7 @@ from arena.errors import BadInput
 from arena.ratings.leaderboard import board, head_to_head
 from arena.ratings.render import HTML_STYLE, html_leaderboard
 from arena.records import GameRecord, games_file, read_games
+from arena.report.faults import told_faults
 from arena.report.plots import report_plots
 from arena.report.replays import game_replay
 from arena.report.summary import tournament
@@ -82,8 +83,10 @@ def report_html(folder: Path, records: Sequence[GameRecord]) -> tuple[str, int]:
     replays = [game_replay(r) for r in records]
     broken = [(g["id"], g["error"]) for g in replays if "error" in g]
     plots = report_plots(rated.rows, meetings, records)
+    summary = tournament(folder, records)
     page = _environment().get_template(TEMPLATE).render(
-        t=tournament(folder, records), folder=str(folder),
+        t=summary, folder=str(folder),
+        faults=told_faults(folder, [b.name for b in summary.bots]),
         leaderboard=Markup(html_leaderboard(rated.rows, rated.footing, wide=True)),
         plots=[(p, Markup(p.svg)) for p in plots],
         games=[(g["id"], sides(g["bots"], teams), "error" in g) for g in replays],

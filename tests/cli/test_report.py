@@ -462,3 +462,36 @@ def test_the_viewer_is_told_which_seats_forfeited() -> None:
                        options={"players": 2, "draw_cap": 4})
     packed = game_replay(record)
     assert packed["forfeit"] == [1] and packed["end"] == "forfeit", packed["end"]
+
+
+BREAKS = '''
+class Bot:
+    def draw(self, view):
+        raise RuntimeError("<b>no draw</b> today")
+
+    def play(self, view):
+        return "discard " + str(view.drawn or view.hand[-1])
+'''
+
+
+def test_what_a_broken_bot_did_is_told_in_the_report(tmp_path: Path, page: str) -> None:
+    """A teacher asked what a student's broken bot did wrong found only a count of crashes
+    in the report: the first message of each kind, as arena.log told it, is there now, and
+    where the bot's own log is (escaped: a bot's words are not markup)."""
+    (tmp_path / "breaks.py").write_text(BREAKS, "utf-8")
+    config = tournament_config("broken", "indian13", 2, 2, 5).replace(
+        "  - name: random\n    module: bots.random_bot:RandomBot\n",
+        f"  - name: breaks\n    module: {tmp_path / 'breaks.py'}:Bot\n").replace(
+        "players: 2\n", "players: 2\n  draw_cap: 6\n")
+    shown = reported(played(tmp_path, config))
+    section = shown[shown.index('<section id="faults">'):]
+    section = section[:section.index("</section>")]
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row)
+            for row in re.findall(r"<tr>(.*?)</tr>", section) if "<td" in row]
+    assert [row[:2] for row in rows] == [["breaks", "crash"]], section
+    times, game, what, log = rows[0][2:]
+    assert int(times) >= 1 and re.fullmatch(r"<code>t\d{4}-g\d{3}</code>", game)
+    assert "RuntimeError: &lt;b&gt;no draw&lt;/b&gt; today" in what
+    assert log == "<code>logs/breaks.stderr.log</code>"
+    assert 'href="#faults"' in shown
+    assert 'id="faults"' not in page and 'href="#faults"' not in page  # none: no section
