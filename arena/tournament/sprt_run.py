@@ -3,6 +3,7 @@ test of :mod:`arena.ratings.sprt` decides, every game kept on disk as a tourname
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Callable, Generator
@@ -45,6 +46,8 @@ from arena.tournament.runner import (
     writing,
 )
 from arena.tournament.schedule import Pairing, derive_seed, duplicate_set
+
+log = logging.getLogger("arena.tournament.sprt_run")
 
 EXIT_CODES = {"H1": 0, "H0": 1, "inconclusive": 3}
 NO_VERDICT = 4  # the test could not give one: a bot's code changed while it played, or an
@@ -267,7 +270,10 @@ def _run_sprt(config: Config, test: Sprt, *, folder: Path, candidate: str, basel
     if edited:  # a run after a restore of the file would give their games a verdict
         mark_mixed(folder / CONFIG_FILE, edited)
     verdict = Verdict(result or "inconclusive", scores, scores.n * k, edited)
-    report(_conclusion(verdict, test, candidate, baseline))
+    report(said := _conclusion(verdict, test, candidate, baseline))
+    log.info("sprt %s vs %s: %s%s", candidate, baseline, said,
+             "; games of the batch after the deciding set were stopped or dropped: a fault "
+             "logged above for a game not in games.jsonl is not counted" if result else "")
     return verdict
 
 

@@ -426,6 +426,10 @@ def test_cli_accepts_h0_for_a_weaker_bot(tmp_path: Path) -> None:
                                  "--baseline", "greedy", "--elo1", "50"])
     assert result.exit_code == 1, result.output
     assert result.output.splitlines()[-1].startswith("H0 accepted")
+    log = (tmp_path / "out" / "duel-sprt" / "arena.log").read_text("utf-8")  # its end, and
+    assert log.rstrip().endswith("a fault logged above for a game not in games.jsonl is "
+                                 "not counted")  # that a stopped batch's faults are not
+    assert "sprt random vs greedy: H0 accepted" in log
 
 
 def test_cli_is_inconclusive_at_the_game_limit_and_same_at_any_worker_count(
