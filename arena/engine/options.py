@@ -57,6 +57,15 @@ def match_of(key: str, check: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, dict) and list(v) == [key] and check(v[key])
 
 
+_YAML_BOOL = " (YAML reads yes, no, on and off as true and false)"  # 'players: yes' read
+# as True, which the message echoed with no word of where it came from
+
+
+def _bool_for_other(spec: OptionSpec, value: Any) -> bool:
+    """A true or false where the option takes something else: YAML's doing, as a rule."""
+    return isinstance(value, bool) and not spec.check(value)
+
+
 def resolve_options(variant: str, specs: tuple[OptionSpec, ...],
                     given: Mapping[str, Any]) -> dict[str, Any]:
     """Fill defaults and reject unknown names or bad values, one line naming the option."""
@@ -72,7 +81,8 @@ def resolve_options(variant: str, specs: tuple[OptionSpec, ...],
     for spec in specs:
         value = given[spec.name] if spec.name in given else spec.default_for(resolved)
         if not spec.check(value) or (spec.fits is not None and not spec.fits(value, resolved)):
-            raise BadInput(f"{variant}: option {spec.name!r} = {shown(value)}: expected "
+            raise BadInput(f"{variant}: option {spec.name!r} = {shown(value)}"
+                           f"{_YAML_BOOL if _bool_for_other(spec, value) else ''}: expected "
                            f"{spec.expected} ({spec.rule})")
         resolved[spec.name] = value
     return resolved

@@ -405,6 +405,19 @@ def test_com_14_bad_value_is_rejected_by_name(variant: type[Game]) -> None:
 
 
 @variants
+def test_com_14_a_yaml_boolean_where_none_is_taken_is_told_as_one(variant: type[Game]) -> None:
+    """'players: yes' is True to YAML: the message echoed "= True" with no word of why; a
+    true or false an option does take (teams) is refused without that word."""
+    for spec in variant.OPTIONS:
+        for value in (True, False):
+            try:
+                variant(seed=0, options={spec.name: value})
+            except BadInput as exc:
+                assert ("YAML reads yes, no, on and off" in str(exc)) == \
+                    (not spec.check(value)), (spec.name, value, str(exc))
+
+
+@variants
 def test_variant_is_found_by_name_and_version(variant: type[Game]) -> None:
     assert find_variant(variant.name) is variant
     assert find_variant(variant.version) is variant
