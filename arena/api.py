@@ -16,7 +16,7 @@ from typing import Any, get_args
 from arena.actions import Placed, TakeBack, placed_cards
 from arena.cards import Card, check_in_deck, parse_cards
 from arena.engine.game import MAX_HAND, MAX_MELD, Game, HandReport, MeldReport, OpeningReport
-from arena.engine.options import resolve_options
+from arena.engine.options import check_seat_count, resolve_options
 from arena.errors import BadInput, shown
 from arena.ratings.leaderboard import Standing, standings
 from arena.ratings.terms import Anchor, check_anchor
@@ -116,6 +116,8 @@ def play(variant: str, bots: Sequence[str | BotSpec | Bot], *, seed: int = 1,
     _check_play_arguments(variant, bots, seed, options, isolation, game_id)
     game = find_variant(variant)
     specs = list(told_apart(dict(enumerate(_spec_of(b) for b in bots))).values())
+    if "players" not in (options or {}):
+        check_seat_count(game.name, game.OPTIONS, len(specs))
     chosen = {"players": len(specs), **(options or {})}
     check_bots_start([s for s in specs if not isinstance(s, ObjectSpec)], variant=game,
                      isolation=isolation,

@@ -520,3 +520,12 @@ def test_a_call_and_its_command_refuse_cards_in_the_same_words(argv: list[str],
     with pytest.raises(BadInput) as refused:
         call()
     assert done.stderr.strip() == f"arena: error: {refused.value}"
+
+
+def test_ind_1_too_many_bots_are_told_as_bots_not_as_an_option() -> None:
+    """Seven bots read "option 'players' = 7", an option neither caller gave."""
+    said = "7 bots, one a seat: indian13 takes an integer from 2 to 6 players (IND-1)"
+    with pytest.raises(BadInput, match=f"^{re.escape(said)}$"):
+        api.play("indian13", ["random"] * 7, seed=1)
+    done = CliRunner().invoke(app, ["play", "indian13", *["random"] * 7])
+    assert done.exit_code == 2 and done.stderr.strip() == f"arena: error: {said}"

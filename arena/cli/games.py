@@ -19,7 +19,7 @@ from arena.cli.common import (
 )
 from arena.cli.human import HUMAN, HumanSeat
 from arena.engine.game import Game
-from arena.engine.options import parse_option_args, resolve_options
+from arena.engine.options import check_seat_count, parse_option_args, resolve_options
 from arena.errors import BadInput, printable
 from arena.records import GameRecord
 from arena.referee import FaultEvent, Referee, play_game
@@ -75,6 +75,8 @@ def play(
                        "--command")
     if len(named) + len(commands) == 1 and "players" not in options:
         raise BadInput(ONE_BOT)
+    if "players" not in options:
+        check_seat_count(game_cls.name, game_cls.OPTIONS, len(named) + len(commands))
     options.setdefault("players", len(named) + len(commands))
     people = [i for i, b in enumerate(named) if b.strip() == HUMAN]
     if len(people) > 1:

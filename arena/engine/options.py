@@ -88,6 +88,15 @@ def resolve_options(variant: str, specs: tuple[OptionSpec, ...],
     return resolved
 
 
+def check_seat_count(variant: str, specs: tuple[OptionSpec, ...], bots: int) -> None:
+    """BadInput naming the bots when one bot a seat gives a count the variant does not seat:
+    said as "option 'players' = 7", an option the caller never gave."""
+    spec = next((s for s in specs if s.name == "players"), None)
+    if spec is not None and not spec.check(bots):
+        raise BadInput(f"{bots} bots, one a seat: {variant} takes {spec.expected} players "
+                       f"({spec.rule})")
+
+
 def parse_option_args(pairs: list[str] | None) -> dict[str, Any]:
     """Read ``-o key=value`` pairs; values are YAML so ``match={deals: 3}`` works."""
     out: dict[str, Any] = {}

@@ -259,7 +259,7 @@ def test_play_three_thirteen() -> None:
      "bad option 'wild_suits=colour': 'wild_suits' is given twice; expected each option once"),
     (["play", "indian13", "random", "random", "-o", "draw_cap=0"], "option 'draw_cap' = 0"),
     (["play", "indian13", "random", "-o", "players=1"], "option 'players' = 1"),
-    (["play", "indian13", *["random"] * 7], "option 'players' = 7"),
+    (["play", "indian13", *["random"] * 7], "7 bots, one a seat: indian13 takes"),
     (["play", "nope", "random", "random"], "unknown variant 'nope'"),
     (["play", "indian13", "random", "nope"],
      "bot 1 'nope': expected a built-in bot (random, greedy, search), 'package.module:Class'"),
