@@ -78,7 +78,7 @@ def steps(record: GameRecord) -> Iterator[Step]:
         if isinstance(action, Draw) and same:
             extra = Counter(game.hands[seat]) - before_hand
             drawn = next(iter(extra), None)
-        events = tuple(game.history[seen:]) if same else ()
+        events = tuple((game.history if same else game.last_history)[seen:])
         yield Step(at, seat, str(action), drawn, events, tuple(faults.get(at, ())), view,
                    _table(game), ended)
         if ended is not None and not game.finished:

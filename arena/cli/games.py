@@ -18,6 +18,7 @@ from arena.cli.common import (
     guarded,
 )
 from arena.cli.human import HUMAN, HumanSeat
+from arena.cli.show import round_end, step_notes
 from arena.engine.game import Game
 from arena.engine.options import check_seat_count, parse_option_args, resolve_options
 from arena.errors import BadInput, printable
@@ -149,9 +150,9 @@ def turn_log(record: GameRecord, faults: Sequence[FaultEvent] = ()) -> list[str]
             lines.append(f"  {who} draws {s.drawn} from the {s.action}")
         else:
             lines.append(f"  {who} {s.action}   [hand was {format_cards(s.view.hand)}]")
+        lines += (f"    {note}" for note in step_notes(s))
         if s.ended is not None:
-            lines.append(f"  round {s.ended.round} ends ({s.ended.reason}): penalties "
-                         f"{list(s.ended.penalties)}, totals {list(s.ended.totals)}")
+            lines.append(f"  {round_end(s.ended)}")
     return lines
 
 

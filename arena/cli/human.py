@@ -26,17 +26,6 @@ from arena.variants import find_variant
 HUMAN = "human"  # the bot name that seats a person
 Check = Callable[[Action], str | None]  # why an action is refused now, or None
 
-WHY_ROUNDS_END = {  # a person is told why, in words: "(last_player)" hid that their own
-    # declaration had been invalid and eliminated them
-    "declaration": "a valid declaration, IND-17",
-    "invalid_declaration": "an invalid declaration ends the deal, IND-20",
-    "last_player": "one seat is left, the others eliminated; an invalid declaration "
-                   "eliminates its declarer, IND-20",
-    "out": "a seat went out",
-    "rami_sec": "a seat laid its whole hand in one turn",
-    "draw_cap": "the draw cap was reached, COM-9",
-    "dead_stock": "no card was left to draw, COM-12",
-}
 
 
 LONGEST = 500  # characters of an answer: a whole hand laid at once is under 200
@@ -147,9 +136,7 @@ class HumanSeat:
         """The end of a round shows every hand (COM-5); the end of the game the totals."""
         if isinstance(arg, RoundSummary):
             self._last_turns(arg.round, self.last_history())
-            why = WHY_ROUNDS_END.get(arg.reason, "")
-            self.out.print(f"round {arg.round} ends ({arg.reason}: {why}): penalties "
-                           f"{list(arg.penalties)}, totals {list(arg.totals)}")
+            self.out.print(show.plain(show.round_end(arg)))
             for i, hand in enumerate(arg.hands):
                 mark = " (you)" if i == self.seat else ""
                 self.out.print(f"  seat {i}{mark}: {show.hand(hand)}")

@@ -173,19 +173,17 @@ def _step_lines(s: Step, names: Sequence[str], seat: int | None) -> Iterator[str
               f"{note.kind}[/bold yellow] " + ("(the action below was played for it)"
                                                 if note.seat == s.seat else "(no action of it "
                                                 "here: it did not start, or was stopped)")
-    if seat is not None and s.seat != seat:
-        yield f"  {who}: {show.plain(public_text(s))}"
-    else:
-        yield f"  {who}: {_own_text(s)}"
-        if s.ended is None:
-            yield f"    hand {s.seat}: {show.hand(t.hands[s.seat])}"
+    own = seat is None or s.seat == seat
+    yield f"  {who}: {_own_text(s) if own else show.plain(public_text(s))}"
+    yield from (f"    {note}" for note in show.step_notes(s))
+    if own and s.ended is None:
+        yield f"    hand {s.seat}: {show.hand(t.hands[s.seat])}"
     if s.ended is None:
         if not s.is_draw or seat is None:
             yield show.table_line(t, seat)
         return
     r = s.ended
-    yield f"  round {r.round} ends ({r.reason}): penalties {list(r.penalties)}, " \
-          f"totals {list(r.totals)}"
+    yield f"  {show.plain(show.round_end(r))}"
     for i, h in enumerate(r.hands):  # every hand is shown at a round's end (COM-5)
         yield f"    final hand {i}: {show.hand(h)}"
 

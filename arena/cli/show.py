@@ -9,11 +9,37 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.cards import Card
-from arena.engine.view import TableMeld
-from arena.replay import Table
+from arena.engine.view import RoundSummary, TableMeld
+from arena.replay import Step, Table
 
 SUIT_STYLE = ("", "red", "red", "")  # S H D C: hearts and diamonds red, as on the cards
 JOKER_STYLE = "bold magenta"
+
+WHY_ROUNDS_END = {  # a person (and a replay) is told why, in words: "(last_player)" hid that
+    # a declaration had been invalid and eliminated its declarer
+    "declaration": "a valid declaration, IND-17",
+    "invalid_declaration": "an invalid declaration ends the deal, IND-20",
+    "last_player": "one seat is left, the others eliminated; an invalid declaration "
+                   "eliminates its declarer, IND-20",
+    "out": "a seat went out",
+    "rami_sec": "a seat laid its whole hand in one turn",
+    "draw_cap": "the draw cap was reached, COM-9",
+    "dead_stock": "no card was left to draw, COM-12",
+}
+
+
+def round_end(r: RoundSummary) -> str:
+    """A round's end in words: why it ended, with the rule, then penalties and totals."""
+    why = WHY_ROUNDS_END.get(r.reason, "")
+    return (f"round {r.round} ends ({r.reason}{': ' + why if why else ''}): penalties "
+            f"{list(r.penalties)}, totals {list(r.totals)}")
+
+
+def step_notes(s: Step) -> list[str]:
+    """What a step did that its action's text does not say: an invalid declaration (IND-20)
+    looked like any other, and the round went on, or ended "(last_player)"."""
+    return [f"seat {e.seat}'s declaration is invalid (IND-20)" for e in s.events
+            if e.kind == "invalid"]
 
 
 class _Console(Console):

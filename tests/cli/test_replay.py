@@ -225,3 +225,36 @@ def test_r51_1_a_team_game_names_the_sides(tmp_path: Path) -> None:
     done = runner.invoke(app, ["report", str(folder)])
     assert done.exit_code == 0, done.output
     assert "t0000-g000: g1 &amp; g3 v g2 &amp; g4" in (folder / "report.html").read_text("utf-8")
+
+
+DECLARES_ANYTHING = """
+class Bot:
+    def draw(self, view):
+        return "stock"
+
+    def play(self, view):
+        return f"declare {view.hand[0]}"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_ind_20_an_invalid_declaration_is_told_where_it_happened(tmp_path: Path,
+                                                                 players: int) -> None:
+    """It looked like any declaration in `arena play -v` and `arena replay`: the round then
+    went on (3 seats) or ended "(last_player)", and nothing said why."""
+    (tmp_path / "declares.py").write_text(DECLARES_ANYTHING, "utf-8")
+    bots = [f"{tmp_path / 'declares.py'}:Bot", *["random"] * (players - 1)]
+    for argv in (["play", "indian13", *bots, "-v"], ["replay", "--seed", "1", "indian13",
+                                                     *bots]):
+        done = runner.invoke(app, [*argv, "--seed", "1", "-o", "draw_cap=6"]
+                             if argv[0] == "play" else [*argv, "-o", "draw_cap=6"])
+        assert done.exit_code == 0, done.output
+        lines = done.stdout.splitlines()
+        at = next(i for i, line in enumerate(lines) if re.search(r"seat 0 \(\w+\):? declare",
+                                                                 line))
+        assert lines[at + 1].strip() == "seat 0's declaration is invalid (IND-20)", lines[at:]
+        ends = [line.strip() for line in lines if " ends (" in line]
+        reason = "last_player: one seat is left, the others eliminated; an invalid " \
+            "declaration eliminates its declarer, IND-20" if players == 2 else \
+            "draw_cap: the draw cap was reached, COM-9"
+        assert ends[0].startswith(f"round 1 ends ({reason}): penalties [80, 0"), ends

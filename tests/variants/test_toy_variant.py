@@ -24,6 +24,7 @@ SUITE: list[tuple[Callable[..., None], dict[str, Any]]] = [
     (conformance.test_com_14_every_default_is_accepted, {}),
     (conformance.test_com_14_unknown_option_is_rejected_by_name, {}),
     (conformance.test_com_14_bad_value_is_rejected_by_name, {}),
+    (conformance.test_com_14_a_yaml_boolean_where_none_is_taken_is_told_as_one, {}),
     (conformance.test_com_14_every_option_value_keeps_every_invariant, {"per_set": 2}),
     (conformance.test_variant_is_found_by_name_and_version, {}),
     (conformance.test_com_5_every_view_survives_the_wire_with_its_family_part, {}),
