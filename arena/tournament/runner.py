@@ -61,7 +61,8 @@ def schedule_for(config: Config) -> Schedule:
                          kind=config.format.type, candidate=config.format.candidate,
                          games_per_table=config.games_per_table,
                          duplicate=config.format.duplicate,
-                         seed=0 if config.seed is None else config.seed)
+                         seed=0 if config.seed is None else config.seed,
+                         teams=config.game.team_labels(config.options))
 
 
 @contextlib.contextmanager

@@ -118,38 +118,49 @@ def seating_orders(table: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [(first, *p) for p in permutations(rest)]
 
 
-def neighbour_orders(tables: Sequence[tuple[str, ...]], blocks: int
-                     ) -> tuple[tuple[int, ...], ...]:
+def neighbour_orders(tables: Sequence[tuple[str, ...]], blocks: int,
+                     teams: Sequence[int] | None = None) -> tuple[tuple[int, ...], ...]:
     """The cyclic order each block of each table plays, as an index into its
-    :func:`seating_orders`: the one whose neighbours (Y right after X: Y takes X's discards)
-    the tables before have seated least often that way round, a table's blocks going through
-    all its orders before any comes again. Every table starting on the bots' own order sat
-    bot 1 after bot 0 in all 40 of their games and never the other way round (7 bots, 4
-    seats, 4 games a table)."""
+    :func:`seating_orders`: with ``teams`` (a label per seat), first the one whose partners
+    the tables before have paired least; then the one whose neighbours (Y right after X: Y
+    takes X's discards) they have seated least often that way round. A table's blocks go
+    through all its orders before any comes again. Every table starting on the bots' own
+    order sat bot 1 after bot 0 in all 40 of their games and never the other way round (7
+    bots, 4 seats, 4 games a table), and in teams never made bots 0 and 1 partners."""
     lead: dict[tuple[str, str], int] = {}  # X before Y, less Y before X, so far
+    paired: dict[tuple[str, str], int] = {}  # partners so far
     out = []
     for table in tables:
-        named = [[(table[a], table[b]) for a, b in order]
-                 for order in _neighbour_positions(len(table))]
+        orders = _orders(len(table))
+        named = [[(table[order[i - 1]], table[order[i]]) for i in range(len(order))]
+                 for order in orders]
+        partners = [[_pair(table[order[i]], table[order[j]])
+                     for i, j in combinations(range(len(order)), 2)
+                     if teams is not None and teams[i] == teams[j]] for order in orders]
         chosen: list[int] = []
         for block in range(blocks):
             used = set(chosen[block - block % len(named):])  # this pass through the orders
             best = min((i for i in range(len(named)) if i not in used),
-                       key=lambda i: (sum(lead.get(pair, 0) for pair in named[i]), i))
+                       key=lambda i: (sum(paired.get(p, 0) for p in partners[i]),
+                                      sum(lead.get(pair, 0) for pair in named[i]), i))
             for x, y in named[best]:
                 lead[(x, y)] = lead.get((x, y), 0) + 1
                 lead[(y, x)] = lead.get((y, x), 0) - 1
+            for pair in partners[best]:
+                paired[pair] = paired.get(pair, 0) + 1
             chosen.append(best)
         out.append(tuple(chosen))
     return tuple(out)
 
 
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
 @functools.cache
-def _neighbour_positions(k: int) -> list[list[tuple[int, int]]]:
-    """Per cyclic order of k seats, in :func:`seating_orders`' order, each seat's position
-    beside the position before it."""
-    orders = [(0, *p) for p in permutations(range(1, k))]
-    return [[(order[i - 1], order[i]) for i in range(k)] for order in orders]
+def _orders(k: int) -> list[tuple[int, ...]]:
+    """The cyclic orders of k seats as positions, in :func:`seating_orders`' order."""
+    return [(0, *p) for p in permutations(range(1, k))]
 
 
 def duplicate_set(table: tuple[str, ...], block: int,
@@ -167,8 +178,10 @@ def duplicate_set(table: tuple[str, ...], block: int,
 
 def make_schedule(bots: Sequence[str], *, players: int, kind: str = "round-robin",
                   candidate: str | None = None, games_per_table: int | None = None,
-                  duplicate: bool = True, seed: int = 1) -> Schedule:
-    """Build the schedule for a format; ``games_per_table`` defaults to one rotation set."""
+                  duplicate: bool = True, seed: int = 1,
+                  teams: Sequence[int] | None = None) -> Schedule:
+    """Build the schedule for a format; ``games_per_table`` defaults to one rotation set;
+    ``teams``, a label per seat, when seats play as partners (their pairing is balanced)."""
     if kind == "gauntlet":
         if candidate is None:
             raise ValueError("a gauntlet needs a candidate")
@@ -177,4 +190,4 @@ def make_schedule(bots: Sequence[str], *, players: int, kind: str = "round-robin
         tables = round_robin_tables(bots, players, seed=seed)
     games = games_per_table or players
     return Schedule(tuple(tables), games, duplicate, seed,
-                    neighbour_orders(tables, -(-games // players)))
+                    neighbour_orders(tables, -(-games // players), teams))

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from itertools import combinations, permutations
 from math import comb, factorial
+from pathlib import Path
 
 import pytest
 
+from arena.tournament.config import load_config
+from arena.tournament.runner import schedule_for
 from arena.tournament.schedule import (
     MAX_TABLES,
     Pairing,
@@ -115,6 +119,38 @@ def test_neighbours_are_balanced_across_tables(n: int, k: int, games: int, kind:
     gaps = [abs(follows[(a, b)] - follows[(b, a)]) for a, b in combinations(names(n), 2)]
     assert max(gaps) <= 2 * k, max(gaps)
     assert sum(gaps) / len(gaps) <= k
+
+
+def _partnered(schedule: Iterable[Pairing], bots: list[str]) -> list[int]:
+    """Games in which each pair of bots sat as partners (seats 0 and 2, 1 and 3)."""
+    count: Counter[frozenset[str]] = Counter()
+    for p in schedule:
+        count[frozenset(p.seats[0::2])] += 1
+        count[frozenset(p.seats[1::2])] += 1
+    return [count[frozenset(pair)] for pair in combinations(bots, 2)]
+
+
+@pytest.mark.parametrize("games", [4, 8])
+def test_r51_1_partners_are_balanced_across_tables(games: int) -> None:
+    """Rummy 51 in teams: who partners whom decided the ratings of seven copies of one bot
+    (1426 to 1503 Elo, a LOS of 98.5% between two of them), as partners of greedy in 152
+    or 368 of their 672 games; bots 0 and 1 never partnered. Each block now pairs the
+    partners the tables before have paired least."""
+    bots = names(10)
+    before = _partnered(make_schedule(bots, players=4, games_per_table=games, seed=7), bots)
+    counts = _partnered(make_schedule(bots, players=4, games_per_table=games, seed=7,
+                                      teams=(0, 1, 0, 1)), bots)
+    assert min(before) <= max(before) / 20  # without teams nothing balances them
+    assert min(counts) >= max(counts) / 2.5, sorted(counts)
+
+
+def test_a_teams_config_s_schedule_balances_its_partners(tmp_path: Path) -> None:
+    config = tmp_path / "teams.yaml"
+    config.write_text("name: t\nvariant: rummy51\noptions: {players: 4, teams: true}\nbots:\n" +
+                      "".join(f"  - {{name: {b}, module: bots.random_bot:RandomBot}}\n"
+                              for b in names(7)) + "format: {games: 4}\nseed: 3\n", "utf-8")
+    counts = _partnered(schedule_for(load_config(config)), names(7))
+    assert min(counts) >= max(counts) / 2.5, counts
 
 
 def _blocks(schedule: Schedule) -> dict[str, list[Pairing]]:
