@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import BUILTIN_BOTS, guarded
+from arena.cli.human import HUMAN
 from arena.engine.game import Game
 from arena.errors import BadInput, shown
 from arena.tournament.config import SPRT_SUFFIX
@@ -103,6 +104,9 @@ def check_name(name: str) -> None:
         raise BadInput(f"bot name {name!r}: a built-in bot's ({', '.join(BUILTIN_BOTS)}), "
                        "which configs and arena play would take for it (in any case: its "
                        "class would share the built-in's name); expected another name")
+    if name.lower() == HUMAN:  # `arena play VARIANT human` seats a person, not this bot
+        raise BadInput(f"bot name {name!r}: `arena play` seats a person for it; expected "
+                       "another name")
 
 
 def parent_folder(directory: str | None) -> Path:

@@ -112,7 +112,7 @@ def test_a_file_where_the_folder_goes_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["1bot", "my bot", "../up", "a/b", "bot.py", "", "é",
                                   "x" * 65, "random", "greedy", "search", "Random", "GREEDY",
-                                  "a-sprt"])
+                                  "a-sprt", "human", "Human"])
 def test_a_name_that_is_no_simple_name_is_refused(name: str, tmp_path: Path) -> None:
     message = refused(name, "--dir", str(tmp_path))
     assert message.startswith(f"bot name {shown(name)}: ")
@@ -122,6 +122,8 @@ def test_a_name_that_is_no_simple_name_is_refused(name: str, tmp_path: Path) -> 
         assert "expected an ASCII letter" in message
     if name == "a-sprt":  # it wrote a tournament that arena validate then refused
         assert "does not end in '-sprt'" in message
+    if name.lower() == "human":  # `arena play indian13 human` seated a person, not the bot
+        assert "`arena play` seats a person for it" in message
     assert list(tmp_path.iterdir()) == []
 
 
