@@ -178,7 +178,8 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
     ordinals = openskill_ordinals((([s.bot for s in r.seats], ranked_totals(r)) for r in in_order),
                                   teams=teams)
     names = rated.names
-    order = sorted(range(len(names)), key=lambda i: (-rated.elo.value[i], names[i]))
+    order = elo_order(rated)
+    shown = [_round(rated.elo.value[i], 1) for i in order]
     rows = []
     for place, i in enumerate(order):
         bot = names[i]
@@ -187,7 +188,7 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
         elo, points, vs_field = (_bounds(e, i, d) for e, d in
                                  ((rated.elo, 1), (rated.points, 2), (rated.vs_field, 2)))
         rows.append(Standing(
-            rank=place + 1, bot=bot, elo=_round(rated.elo.value[i], 1) or 0.0,
+            rank=shown.index(shown[place]) + 1, bot=bot, elo=shown[place] or 0.0,
             elo_low=elo[0], elo_high=elo[1],
             games=games, wins=round(tally.wins[bot], 2),
             win_pct=round(100 * tally.wins[bot] / games, 1),
@@ -200,6 +201,19 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
             forfeits=tally.forfeits[bot],
             los_next=_los(rated, i, below)))
     return rows
+
+
+def elo_order(rated: Ratings) -> list[int]:
+    """The bots best first: by Elo as shown (0.1), equal Elo by vs field then points (lower
+    first), then name. Ties went by name alone, and a new bot level with greedy on Elo
+    ranked above it with three times its points."""
+    def key(i: int) -> tuple[float, float, float, str]:
+        elo, vs, points = (float(x) for x in (rated.elo.value[i], rated.vs_field.value[i],
+                                              rated.points.value[i]))
+        return (-round(elo, 1) if math.isfinite(elo) else math.inf,
+                vs if math.isfinite(vs) else math.inf,
+                points if math.isfinite(points) else math.inf, rated.names[i])
+    return sorted(range(len(rated.names)), key=key)
 
 
 def _los(rated: Ratings, i: int, below: int | None) -> float | None:
@@ -251,8 +265,7 @@ def head_to_head(records: Sequence[GameRecord], *, teams: Teams = None) -> list[
     if not records:
         return []
     rated = rate(records, teams=teams, resamples=0)
-    order = sorted(range(len(rated.names)), key=lambda i: (-rated.elo.value[i],
-                                                            rated.names[i]))
+    order = elo_order(rated)
     return [Meeting(rated.names[a], rated.names[b], float(rated.score[a, b]),
                     int(rated.meets[a, b]))
             for a in order for b in order if a != b and rated.meets[a, b] > 0]

@@ -497,3 +497,20 @@ def test_run_keeps_the_anchor_for_the_leaderboard(tmp_path: Path) -> None:
     elo = {r["bot"]: r["elo"] for r in json.loads(board.output)}
     assert elo["random"] == 1000.0 and elo["greedy"] > 1000.0
     assert json.loads(run.output.split("\n", 1)[1]) == json.loads(board.output)
+
+
+def test_bots_level_on_elo_share_a_rank_and_go_by_points_not_by_name() -> None:
+    """a and b split every deck they met on, and both beat c every time, b by more: their
+    Elo is equal, and a ranked above b by its name, a new bot above greedy with three times
+    its points. Equal Elo now shares a rank, and vs field orders them."""
+    records = []
+    for s in range(6):
+        records += [record(["a", "b"], [0, 10], gid=f"t{s}-ab0", dup_set=f"ab{s}"),
+                    record(["b", "a"], [0, 10], gid=f"t{s}-ab1", dup_set=f"ab{s}"),
+                    record(["a", "c"], [30, 40], gid=f"t{s}-ac0", dup_set=f"ac{s}"),
+                    record(["c", "a"], [40, 30], gid=f"t{s}-ac1", dup_set=f"ac{s}"),
+                    record(["b", "c"], [0, 40], gid=f"t{s}-bc0", dup_set=f"bc{s}"),
+                    record(["c", "b"], [40, 0], gid=f"t{s}-bc1", dup_set=f"bc{s}")]
+    rows = standings(records)
+    assert [(r.rank, r.bot) for r in rows] == [(1, "b"), (1, "a"), (3, "c")]
+    assert rows[0].elo == rows[1].elo and rows[0].vs_field < rows[1].vs_field
