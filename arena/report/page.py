@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -80,8 +81,16 @@ def report_html(folder: Path, records: Sequence[GameRecord]) -> tuple[str, int]:
     teams = teams_of(records)
     rated = board(records, anchor=stored_anchor(folder), teams=teams)
     meetings = head_to_head(records, teams=teams)
-    replays = [game_replay(r) for r in records]
-    broken = [(g["id"], g["error"]) for g in replays if "error" in g]
+    packer = Packer()
+    packer.write('{"games":[')
+    games, broken = [], []
+    for n, record in enumerate(records):  # packed as they come: a league's replays held
+        replay = game_replay(record)  # at once took a gigabyte (12,000 games)
+        packer.write(("," if n else "") + as_json(replay))
+        games.append((record.id, sides(replay["bots"], teams), "error" in replay))
+        if "error" in replay:
+            broken.append((record.id, replay["error"]))
+    packer.write("]}")
     plots = report_plots(rated.rows, meetings, records)
     summary = tournament(folder, records)
     page = _environment().get_template(TEMPLATE).render(
@@ -89,10 +98,9 @@ def report_html(folder: Path, records: Sequence[GameRecord]) -> tuple[str, int]:
         faults=told_faults(folder, [b.name for b in summary.bots]),
         leaderboard=Markup(html_leaderboard(rated.rows, rated.footing, wide=True)),
         plots=[(p, Markup(p.svg)) for p in plots],
-        games=[(g["id"], sides(g["bots"], teams), "error" in g) for g in replays],
-        broken=broken,
+        games=games, broken=broken,
         style=Markup(HTML_STYLE + _static("report.css")),
-        script=Markup(_static("viewer.js")), data=packed_json({"games": replays}))
+        script=Markup(_static("viewer.js")), data=packer.done())
     return page, len(broken)
 
 
@@ -100,9 +108,29 @@ def packed_json(value: Any) -> str:
     """JSON gzipped and in base64, to embed in a <script> element: a tenth of the JSON's
     size, in an alphabet (letters, digits, + / =) that can never end the element; the JSON
     inside holds no ``<`` either (escaped as in a script)."""
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
-    return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=9,
-                                          mtime=0)).decode("ascii")
+    packer = Packer()
+    packer.write(as_json(value))
+    return packer.done()
+
+
+def as_json(value: Any) -> str:
+    """Compact JSON with no ``<`` in it (escaped as in a script)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+
+
+class Packer:
+    """:func:`packed_json` a piece at a time: gzip's stream, base64 at the end."""
+
+    def __init__(self) -> None:
+        self.stream = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip's header, mtime 0
+        self.out: list[bytes] = []
+
+    def write(self, text: str) -> None:
+        self.out.append(self.stream.compress(text.encode("utf-8")))
+
+    def done(self) -> str:
+        self.out.append(self.stream.flush())
+        return base64.b64encode(b"".join(self.out)).decode("ascii")
 
 
 def unpacked_json(packed: str) -> Any:
