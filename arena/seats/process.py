@@ -31,7 +31,7 @@ from arena.seats.sandbox import (
     new_workdir,
 )
 from arena.seats.seat import Answer, Confinement, Limits, within_cap
-from arena.seats.start_error import why_not_started
+from arena.seats.start_error import STDOUT_IS_THE_PROTOCOLS, why_not_started
 
 MAX_TREE = 256  # processes read to add up a bot's CPU without a cgroup (its cap is 64)
 STALE_LINES = 1000  # late replies skipped while waiting for one answer, at most
@@ -224,9 +224,10 @@ class ProcessSeat:
             try:
                 msg = orjson.loads(line)
             except (ValueError, RecursionError) as exc:  # any bytes, any nesting: a fault
-                return self._unreadable(f"{_not_json(exc)}: {_said(line)}")
+                return self._unreadable(f"{_not_json(exc)}: {_said(line)}{_printed(exc)}")
             if not isinstance(msg, dict):
-                return self._unreadable(f"a line that is not a JSON object: {_said(line)}")
+                return self._unreadable(f"a line that is not a JSON object: {_said(line)}; "
+                                        f"{STDOUT_IS_THE_PROTOCOLS}")
             if msg.get("type") == HOST_ENDED:  # the game child exited
                 if request_id is not None:
                     return "crash"  # mid-game, whatever status it gave: its game is gone
@@ -543,6 +544,12 @@ def _not_json(exc: Exception) -> str:
     if "depth limit" in str(exc) or isinstance(exc, RecursionError):
         return "JSON nested deeper than the referee reads (1024 levels)"
     return "a line that is not a JSON object"
+
+
+def _printed(exc: Exception) -> str:
+    """The hint for text that is no JSON (a debugging print), not for JSON too deep."""
+    return "" if _not_json(exc) != "a line that is not a JSON object" else \
+        f"; {STDOUT_IS_THE_PROTOCOLS}"
 
 
 def _shown(value: object) -> str:

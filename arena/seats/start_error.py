@@ -17,6 +17,9 @@ OWN_PREFIXES = ("arena.errors.BadInput: ", "arena.seats.sandbox: error: ")
 WARNING = re.compile(r"^(arena: warning: |\S.*:\d+: \w*Warning: "
                      r"|\(node:\d+\) (\[\w+\] )?\w*Warning: |\(Use `node --trace-)")
 
+STDOUT_IS_THE_PROTOCOLS = "stdout carries the protocol's messages alone, write anything else " \
+    "to stderr"  # said to a command bot that printed there
+
 
 def why_not_started(text: str, timed_out: bool, wrote: str = "", *, command: bool = False,
                     kept: bool = True) -> str:
@@ -28,8 +31,8 @@ def why_not_started(text: str, timed_out: bool, wrote: str = "", *, command: boo
     if line:
         return line
     if wrote:
-        return (f"{printable(wrote)}; stdout carries the protocol's messages alone, write "
-                "anything else to stderr")
+        said = printable(wrote)
+        return said if STDOUT_IS_THE_PROTOCOLS in said else f"{said}; {STDOUT_IS_THE_PROTOCOLS}"
     if timed_out:
         flush = " (a command bot must flush each line it writes, as print(..., flush=True) " \
             "does)" if command else ""

@@ -188,7 +188,8 @@ def test_one_stray_line_is_one_fault_and_is_logged(tmp_path: Path) -> None:
     assert not hostile.get("forfeit"), hostile
     assert "hostile) unreadable: play decision" in log or \
         "hostile) unreadable: draw decision" in log
-    assert "a line that is not a JSON object: 'DEBUG hand=5H 6H'" in log
+    assert "a line that is not a JSON object: 'DEBUG hand=5H 6H'; stdout carries the " \
+        "protocol's messages alone, write anything else to stderr" in log  # what to do
 
 
 def test_one_stray_json_object_is_one_fault(tmp_path: Path) -> None:
