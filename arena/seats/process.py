@@ -378,8 +378,10 @@ class ProcessSeat:
                           _json_text(error))
         action = reply.get("action")
         if not isinstance(action, str):
+            told = reply.get("why")  # a Python bot's host says why, not its wire's JSON
+            said = told if action is None and isinstance(told, str) else _json_text(reply)
             return Answer(None, "unreadable", elapsed,
-                          f"its reply has no action text: {_said(_json_text(reply).encode())}")
+                          f"its reply has no action text: {_said(said.encode())}")
         return Answer(action, None, elapsed)
 
     def _note(self, text: str) -> None:

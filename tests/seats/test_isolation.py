@@ -1251,3 +1251,4 @@ def test_an_isolated_python_bot_s_end_or_odd_answer_is_told_as_it_is(
         assert {e.kind for e in events} == {kind}, (isolation, events)
         if isolation == "process" or kind == "unreadable":
             assert said in events[0].detail, (isolation, events[0])
+            assert '"action":null' not in events[0].detail  # the wire's JSON, not why
