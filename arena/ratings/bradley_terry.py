@@ -161,15 +161,16 @@ def rate(records: Iterable[GameRecord], *, anchor: tuple[str, float] | None = No
         fixed = seats.names.index(anchor[0])
     at = ELO_MEAN if anchor is None else anchor[1]
     score = _score_matrix(seats)
-    reference = _reference(linked_groups(score), fixed)
-    features = _unit_features(seats, reference)
+    groups = linked_groups(score)
+    reference = _reference(groups, fixed)
+    features = _unit_features(seats, groups)
     full = np.ones((1, seats.units))
     # One BLAS thread: these products are long and thin, and OpenBLAS's threads spin-wait
     # when another process holds a core (a tournament still running): 100,000 games took
     # 24 s instead of 1.5 s beside one busy process.
     with threadpool_limits(limits=1, user_api="blas"):
-        point = _statistics(seats, features, full, fixed, at, reference)
-        draws = [_statistics(seats, features, counts, fixed, at, reference)
+        point = _statistics(seats, features, full, fixed, at, reference, groups)
+        draws = [_statistics(seats, features, counts, fixed, at, reference, groups)
                  for counts in _resample_counts(seats.units, resamples, seed)]
     samples = [np.concatenate([d[i] for d in draws]) if draws else np.full((0, n), np.nan)
                for i in range(3)]
@@ -259,9 +260,9 @@ def _resample_counts(units: int, resamples: int, seed: int) -> Iterable[Floats]:
         done += b
 
 
-def _unit_features(seats: Seats, reference: Bools) -> Floats:
+def _unit_features(seats: Seats, groups: Ints) -> Floats:
     """Per unit and bot: score, points, seats, (own mean - unit mean), present, and the
-    score against the ``reference`` bots when both sides are of them."""
+    score against the bots of its own linked group."""
     n, u = len(seats.names), seats.units
     flat = seats.seat_unit * n + seats.seat_bot
 
@@ -277,7 +278,7 @@ def _unit_features(seats: Seats, reference: Bools) -> Floats:
     present = (count > 0).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         diff = np.where(present > 0, points / count - unit_mean[:, None], 0.0)
-    inside = reference[seats.first] & reference[seats.second] if len(reference) else \
+    inside = groups[seats.first] == groups[seats.second] if len(groups) else \
         np.zeros(len(seats.first), dtype=bool)
     score_inside = per_bot(seats.cmp_unit * n + seats.first, seats.score * inside) + \
         per_bot(seats.cmp_unit * n + seats.second, (1.0 - seats.score) * inside)
@@ -285,19 +286,25 @@ def _unit_features(seats: Seats, reference: Bools) -> Floats:
 
 
 def _statistics(seats: Seats, features: Floats, counts: Floats, anchor: int | None,
-                at: float, reference: Bools) -> tuple[Floats, Floats, Floats]:
-    """Elo, mean points and vs-field of each weighting of the units (one row per draw)."""
+                at: float, reference: Bools, groups: Ints) -> tuple[Floats, Floats, Floats]:
+    """Elo, mean points and vs-field of each weighting of the units (one row per draw).
+    With several linked groups, each group's gaps are those of its own comparisons (the
+    likelihood's limit as the gaps between groups grow without end), placed at the joint
+    fit's mean for it: an anchor, or which group is largest, then moves no gap."""
     n = len(seats.names)
     sums = counts @ features
     score, points, count, diff, present, inside = (sums[:, i * n:(i + 1) * n]
                                                    for i in range(6))
     meets = _meetings(seats, counts)
-    centre = reference if reference.any() else None
-    elo = to_elo(fit_strengths(score, meets), anchor=anchor, at=at, reference=centre)
-    if reference.any() and not reference.all():  # their gaps from their own comparisons
-        linked = reference[:, None] & reference[None, :]
-        elo[:, reference] = to_elo(fit_strengths(inside, meets * linked), anchor=anchor,
-                                   at=at, reference=centre)[:, reference]
+    theta = fit_strengths(score, meets)
+    several = [groups == g for g in np.unique(groups) if (groups == g).sum() > 1] \
+        if len(np.unique(groups)) > 1 else []
+    if several:
+        own = fit_strengths(inside, meets * (groups[:, None] == groups[None, :]))
+        for group in several:
+            theta[:, group] = own[:, group] - own[:, group].mean(axis=1, keepdims=True) + \
+                theta[:, group].mean(axis=1, keepdims=True)
+    elo = to_elo(theta, anchor=anchor, at=at, reference=reference if reference.any() else None)
     with np.errstate(invalid="ignore", divide="ignore"):
         absent = count == 0
         elo[absent] = np.nan

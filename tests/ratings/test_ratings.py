@@ -330,6 +330,34 @@ def test_the_linked_bots_gap_is_their_two_bot_fit_whatever_the_sweeper_did() -> 
     assert gap == pytest.approx(two["a"] - two["b"], abs=1e-6) and gap > 0
 
 
+@pytest.mark.parametrize("anchor", [None, "a", "b", "s"])
+def test_an_anchor_moves_no_gap_even_where_a_gap_is_open(anchor: str | None) -> None:
+    """The linked bots' own fit was taken for the anchor's group: anchoring s (outside it)
+    put a 97 Elo above b instead of 105, and s's gap moved by 8 with the anchor."""
+    records = gauntlet_with_a_sweep([True] * 3 + [False] * 7)
+    free = rate(records, resamples=0)
+    fixed = rate(records, resamples=0, anchor=None if anchor is None else (anchor, 1000.0))
+    gaps = [free.elo.value - free.elo.value[0], fixed.elo.value - fixed.elo.value[0]]
+    assert np.allclose(gaps[0], gaps[1], atol=1e-6), gaps
+
+
+def test_two_groups_of_one_size_keep_their_own_gaps() -> None:
+    """a and b split every deck, as c and d do; a beat c every time. With no single largest
+    group nothing was refitted, and a stood 5 Elo above b on an even head-to-head."""
+    records = []
+    for s in range(8):
+        for x, y in (("a", "b"), ("c", "d")):
+            records += [record([x, y], [0, 10], gid=f"t{s}-{x}0", dup_set=f"{x}{s}"),
+                        record([y, x], [0, 10], gid=f"t{s}-{x}1", dup_set=f"{x}{s}")]
+        records += [record(["a", "c"], [0, 10], gid=f"t{s}-ac0", dup_set=f"ac{s}"),
+                    record(["c", "a"], [10, 0], gid=f"t{s}-ac1", dup_set=f"ac{s}")]
+    for anchor in (None, ("a", 1000.0), ("c", 1000.0)):
+        rated = rate(records, anchor=anchor, resamples=0)
+        at = {name: i for i, name in enumerate(rated.names)}
+        assert rated.elo.value[at["a"]] == pytest.approx(rated.elo.value[at["b"]], abs=1e-9)
+        assert rated.elo.value[at["c"]] == pytest.approx(rated.elo.value[at["d"]], abs=1e-9)
+
+
 def test_linked_groups_follow_wins_and_ties_both_ways() -> None:
     """Bots are linked when chains of "scored against" run both ways (a tie counts)."""
     score = np.array([[0, 2, 1, 0],  # a beat b twice and scored against c
