@@ -178,8 +178,9 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
     ordinals = openskill_ordinals((([s.bot for s in r.seats], ranked_totals(r)) for r in in_order),
                                   teams=teams)
     names = rated.names
-    order = elo_order(rated)
-    shown = [_round(rated.elo.value[i], 1) for i in order]
+    groups = tied_ranks(rated)
+    order = [i for group in groups for i in group]
+    ranks = [1 + sum(map(len, groups[:g])) for g, group in enumerate(groups) for _ in group]
     rows = []
     for place, i in enumerate(order):
         bot = names[i]
@@ -188,7 +189,7 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
         elo, points, vs_field = (_bounds(e, i, d) for e, d in
                                  ((rated.elo, 1), (rated.points, 2), (rated.vs_field, 2)))
         rows.append(Standing(
-            rank=shown.index(shown[place]) + 1, bot=bot, elo=shown[place] or 0.0,
+            rank=ranks[place], bot=bot, elo=_round(rated.elo.value[i], 1) or 0.0,
             elo_low=elo[0], elo_high=elo[1],
             games=games, wins=round(tally.wins[bot], 2),
             win_pct=round(100 * tally.wins[bot] / games, 1),
@@ -203,17 +204,35 @@ def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[S
     return rows
 
 
+TIED_ELO = 0.05  # Elo closer than this to the bot above (the same at the 0.1 shown in csv
+# and json) shares its rank: no anchor, which only shifts the scale, splits them
+
+
 def elo_order(rated: Ratings) -> list[int]:
-    """The bots best first: by Elo as shown (0.1), equal Elo by vs field then points (lower
-    first), then name. Ties went by name alone, and a new bot level with greedy on Elo
-    ranked above it with three times its points."""
-    def key(i: int) -> tuple[float, float, float, str]:
-        elo, vs, points = (float(x) for x in (rated.elo.value[i], rated.vs_field.value[i],
-                                              rated.points.value[i]))
-        return (-round(elo, 1) if math.isfinite(elo) else math.inf,
-                vs if math.isfinite(vs) else math.inf,
+    """The bots best first (:func:`tied_ranks`' groups in order, each by vs field then
+    points, lower first, then name): ties went by name alone, and a new bot level with
+    greedy on Elo ranked above it with three times its points."""
+    return [i for group in tied_ranks(rated) for i in group]
+
+
+def tied_ranks(rated: Ratings) -> list[list[int]]:
+    """Bots by Elo, best first, in groups of those within TIED_ELO of the one above."""
+    def elo(i: int) -> float:
+        value = float(rated.elo.value[i])
+        return value if math.isfinite(value) else -math.inf
+
+    def after(i: int) -> tuple[float, float, str]:
+        vs, points = float(rated.vs_field.value[i]), float(rated.points.value[i])
+        return (vs if math.isfinite(vs) else math.inf,
                 points if math.isfinite(points) else math.inf, rated.names[i])
-    return sorted(range(len(rated.names)), key=key)
+
+    groups: list[list[int]] = []
+    for i in sorted(range(len(rated.names)), key=lambda i: (-elo(i), rated.names[i])):
+        if groups and elo(groups[-1][-1]) - elo(i) < TIED_ELO:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return [sorted(group, key=after) for group in groups]
 
 
 def _los(rated: Ratings, i: int, below: int | None) -> float | None:

@@ -539,6 +539,7 @@ def test_bots_level_on_elo_share_a_rank_and_go_by_points_not_by_name() -> None:
                     record(["c", "a"], [40, 30], gid=f"t{s}-ac1", dup_set=f"ac{s}"),
                     record(["b", "c"], [0, 40], gid=f"t{s}-bc0", dup_set=f"bc{s}"),
                     record(["c", "b"], [40, 0], gid=f"t{s}-bc1", dup_set=f"bc{s}")]
-    rows = standings(records)
-    assert [(r.rank, r.bot) for r in rows] == [(1, "b"), (1, "a"), (3, "c")]
-    assert rows[0].elo == rows[1].elo and rows[0].vs_field < rows[1].vs_field
+    for anchor in (None, ("a", 1500.04), ("c", 1000.0)):  # no anchor splits a tie
+        rows = standings(records, anchor=anchor)
+        assert [(r.rank, r.bot) for r in rows] == [(1, "b"), (1, "a"), (3, "c")]
+        assert rows[0].elo == rows[1].elo and rows[0].vs_field < rows[1].vs_field
