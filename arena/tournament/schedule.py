@@ -118,49 +118,86 @@ def seating_orders(table: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [(first, *p) for p in permutations(rest)]
 
 
+BALANCE_BUDGET = 2_000_000  # seat pairs weighed in choosing orders: about a second; past it
+# (a gauntlet of 100,000 tables) the rest of the tables take their orders in turn
+
+
 def neighbour_orders(tables: Sequence[tuple[str, ...]], blocks: int,
                      teams: Sequence[int] | None = None) -> tuple[tuple[int, ...], ...]:
     """The cyclic order each block of each table plays, as an index into its
-    :func:`seating_orders`: with ``teams`` (a label per seat), first the one whose partners
-    the tables before have paired least; then the one whose neighbours (Y right after X: Y
-    takes X's discards) they have seated least often that way round. A table's blocks go
-    through all its orders before any comes again. Every table starting on the bots' own
-    order sat bot 1 after bot 0 in all 40 of their games and never the other way round (7
-    bots, 4 seats, 4 games a table), and in teams never made bots 0 and 1 partners."""
-    lead: dict[tuple[str, str], int] = {}  # X before Y, less Y before X, so far
-    paired: dict[tuple[str, str], int] = {}  # partners so far
+    :func:`seating_orders`. A table's blocks go through all its orders before any comes
+    again; so whole passes balance themselves, and each block of the last, partial pass
+    takes, with ``teams`` (a label per seat), first the order whose partners this table and
+    then the tables before have paired least; then the one whose neighbours (Y right after
+    X: Y takes X's discards) the tables before have seated least often that way round. Every
+    table starting on the bots' own order sat bot 1 after bot 0 in all 40 of their games and
+    never the other way round (7 bots, 4 seats, 4 games a table), and in teams never made
+    bots 0 and 1 partners."""
+    index = {b: i for i, b in enumerate(dict.fromkeys(b for t in tables for b in t))}
+    n = len(index)
+    lead = [[0] * n for _ in range(n)]  # X before Y, less Y before X, so far
+    paired = [[0] * n for _ in range(n)]  # partners so far
+    spent = 0
     out = []
-    for table in tables:
-        orders = _orders(len(table))
-        named = [[(table[order[i - 1]], table[order[i]]) for i in range(len(order))]
-                 for order in orders]
-        partners = [[_pair(table[order[i]], table[order[j]])
-                     for i, j in combinations(range(len(order)), 2)
-                     if teams is not None and teams[i] == teams[j]] for order in orders]
-        chosen: list[int] = []
-        for block in range(blocks):
-            used = set(chosen[block - block % len(named):])  # this pass through the orders
-            best = min((i for i in range(len(named)) if i not in used),
-                       key=lambda i: (sum(paired.get(p, 0) for p in partners[i]),
-                                      sum(lead.get(pair, 0) for pair in named[i]), i))
-            for x, y in named[best]:
-                lead[(x, y)] = lead.get((x, y), 0) + 1
-                lead[(y, x)] = lead.get((y, x), 0) - 1
-            for pair in partners[best]:
-                paired[pair] = paired.get(pair, 0) + 1
+    for t, table in enumerate(tables):
+        k = len(table)
+        orders = _orders(k)
+        if spent > BALANCE_BUDGET:  # whole passes, then the orders in turn from the table's
+            out.append(tuple((t + b) % len(orders) for b in range(blocks)))  # number
+            continue
+        at = [index[b] for b in table]
+        near = [[(at[x], at[y]) for x, y in pairs] for pairs in _neighbour_positions(k)]
+        mates = [[(at[x], at[y]) for x, y in pairs]
+                 for pairs in _partner_positions(k, None if teams is None else tuple(teams))]
+        whole, part = divmod(blocks, len(orders))
+        chosen = [i for _ in range(whole) for i in range(len(orders))]
+        for i in chosen:
+            _seat(near[i], mates[i], lead, paired)
+        here = [[0] * n for _ in range(n)] if teams is not None else paired
+        left = list(range(len(orders)))
+        for _ in range(part):
+            best = min(left, key=lambda i: (
+                sum(here[x][y] for x, y in mates[i]), sum(paired[x][y] for x, y in mates[i]),
+                sum(lead[x][y] for x, y in near[i]), i))
+            spent += len(left) * k
+            left.remove(best)
+            _seat(near[best], mates[best], lead, paired)
+            for x, y in mates[best] if teams is not None else ():
+                here[x][y] += 1
+                here[y][x] += 1
             chosen.append(best)
         out.append(tuple(chosen))
     return tuple(out)
 
 
-def _pair(a: str, b: str) -> tuple[str, str]:
-    return (a, b) if a < b else (b, a)
+def _seat(near: list[tuple[int, int]], mates: list[tuple[int, int]], lead: list[list[int]],
+          paired: list[list[int]]) -> None:
+    """Count one block's neighbours and partners."""
+    for x, y in near:
+        lead[x][y] += 1
+        lead[y][x] -= 1
+    for x, y in mates:
+        paired[x][y] += 1
+        paired[y][x] += 1
 
 
 @functools.cache
 def _orders(k: int) -> list[tuple[int, ...]]:
     """The cyclic orders of k seats as positions, in :func:`seating_orders`' order."""
     return [(0, *p) for p in permutations(range(1, k))]
+
+
+@functools.cache
+def _neighbour_positions(k: int) -> list[list[tuple[int, int]]]:
+    """Per cyclic order, each seat's position beside the position before it."""
+    return [[(order[i - 1], order[i]) for i in range(k)] for order in _orders(k)]
+
+
+@functools.cache
+def _partner_positions(k: int, teams: tuple[int, ...] | None) -> list[list[tuple[int, int]]]:
+    """Per cyclic order, the positions seated as partners (none without teams)."""
+    return [[(order[i], order[j]) for i, j in combinations(range(k), 2)
+             if teams is not None and teams[i] == teams[j]] for order in _orders(k)]
 
 
 def duplicate_set(table: tuple[str, ...], block: int,

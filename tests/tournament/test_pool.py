@@ -321,5 +321,5 @@ def test_a_worker_killed_while_it_logs_silences_no_other(
     assert run_tournament(config, progress=False) == 16
     assert (tmp_path / MARKER).exists()  # a worker did die
     log = (config.results_dir / "arena.log").read_text(encoding="utf-8")
-    assert sorted(set(re.findall(r"played (\S+)", log))) == sorted(
+    assert sorted(set(re.findall(r"played (t\d{4}-g\d{3})", log))) == sorted(
         p.id for p in schedule_for(config))

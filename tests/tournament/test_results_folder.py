@@ -193,8 +193,9 @@ def test_a_resumed_run_refuses_a_game_its_config_would_not_have_played(
     assert code == 2
     assert err.splitlines() == [
         f"arena: error: {games}:2: game {raw['id']!r} is not as this tournament plays it "
-        f"({expected}); expected only the games its config schedules: move the line or the "
-        "file aside, or run with --fresh to start over"]
+        f"({expected}); expected only the games its config schedules (an arena before "
+        "2026-12-07 seated tables of 3 or more, and games without duplicate deals, "
+        "otherwise): move the line or the file aside, or run with --fresh to start over"]
     assert games.read_text("utf-8") == "".join(edited)  # nothing written
 
 
