@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import difflib
 import errno
 import hashlib
 import importlib
@@ -142,10 +143,16 @@ def bot_target(text: str, base: Path) -> str:
         raise BadInput(f"expected {BOT_FORMS}")
     if not where.endswith(".py"):
         if not sep or not all(part.isidentifier() for part in where.split(".")):
-            raise BadInput(f"expected {BOT_FORMS}")
+            raise BadInput(f"expected {BOT_FORMS}{_did_you_mean(text)}")
         return text
     file = bot_file(where, base)
     return f"{file}:{cls or bot_class_in(file)}"
+
+
+def _did_you_mean(text: str) -> str:
+    """A built-in bot's name close to a mistyped one ("grredy", "Greedy"), as a hint."""
+    close = difflib.get_close_matches(text.lower(), list(BUILTIN_BOTS), n=1, cutoff=0.7)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def named_bot(text: str, base: Path, *, origin: str = "") -> BotSpec:

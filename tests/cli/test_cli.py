@@ -260,6 +260,7 @@ def test_play_three_thirteen() -> None:
     (["play", "indian13", "random", "random", "-o", "draw_cap=0"], "option 'draw_cap' = 0"),
     (["play", "indian13", "random", "-o", "players=1"], "option 'players' = 1"),
     (["play", "indian13", *["random"] * 7], "7 bots, one a seat: indian13 takes"),
+    (["play", "indian13", "grredy", "Greedy"], "(did you mean 'greedy'?)"),
     (["play", "nope", "random", "random"], "unknown variant 'nope'"),
     (["play", "indian13", "random", "nope"],
      "bot 1 'nope': expected a built-in bot (random, greedy, search), 'package.module:Class'"),
