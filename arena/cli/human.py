@@ -26,8 +26,6 @@ from arena.variants import find_variant
 HUMAN = "human"  # the bot name that seats a person
 Check = Callable[[Action], str | None]  # why an action is refused now, or None
 
-
-
 LONGEST = 500  # characters of an answer: a whole hand laid at once is under 200
 TYPED = {"declare": "declare CARD", "meld": "meld CARDS", "lay_off": "lay N CARDS",
          "take_back": "take N CARD"}  # a play as it is typed, for the prompt

@@ -297,8 +297,7 @@ def _statistics(seats: Seats, features: Floats, counts: Floats, anchor: int | No
                                                    for i in range(6))
     meets = _meetings(seats, counts)
     theta = fit_strengths(score, meets)
-    several = [groups == g for g in np.unique(groups) if (groups == g).sum() > 1] \
-        if len(np.unique(groups)) > 1 else []
+    several = _several(groups)
     if several:
         own = fit_strengths(inside, meets * (groups[:, None] == groups[None, :]))
         for group in several:
@@ -309,6 +308,14 @@ def _statistics(seats: Seats, features: Floats, counts: Floats, anchor: int | No
         absent = count == 0
         elo[absent] = np.nan
         return elo, points / count, diff / present
+
+
+def _several(groups: Ints) -> list[Bools]:
+    """The linked groups of more than one bot, as masks, when there is more than one group
+    (with one, the joint fit is the group's own)."""
+    labels, sizes = np.unique(groups, return_counts=True)
+    return [groups == g for g, size in zip(labels, sizes, strict=True) if size > 1] \
+        if len(labels) > 1 else []
 
 
 def _meetings(seats: Seats, counts: Floats) -> Floats:

@@ -4,7 +4,6 @@ plots and replays, every style, script and plot inlined so that it opens offline
 from __future__ import annotations
 
 import base64
-import gzip
 import json
 import zlib
 from collections.abc import Sequence
@@ -104,22 +103,15 @@ def report_html(folder: Path, records: Sequence[GameRecord]) -> tuple[str, int]:
     return page, len(broken)
 
 
-def packed_json(value: Any) -> str:
-    """JSON gzipped and in base64, to embed in a <script> element: a tenth of the JSON's
-    size, in an alphabet (letters, digits, + / =) that can never end the element; the JSON
-    inside holds no ``<`` either (escaped as in a script)."""
-    packer = Packer()
-    packer.write(as_json(value))
-    return packer.done()
-
-
 def as_json(value: Any) -> str:
     """Compact JSON with no ``<`` in it (escaped as in a script)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
 
 
 class Packer:
-    """:func:`packed_json` a piece at a time: gzip's stream, base64 at the end."""
+    """JSON gzipped and in base64, to embed in a <script> element, written a piece at a
+    time: a tenth of the JSON's size, in an alphabet (letters, digits, + / =) that can never
+    end the element (the JSON holds no ``<`` either: :func:`as_json`)."""
 
     def __init__(self) -> None:
         self.stream = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip's header, mtime 0
@@ -131,11 +123,6 @@ class Packer:
     def done(self) -> str:
         self.out.append(self.stream.flush())
         return base64.b64encode(b"".join(self.out)).decode("ascii")
-
-
-def unpacked_json(packed: str) -> Any:
-    """The value :func:`packed_json` packed."""
-    return json.loads(gzip.decompress(base64.b64decode(packed)))
 
 
 def _environment() -> Environment:

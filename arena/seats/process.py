@@ -224,10 +224,9 @@ class ProcessSeat:
             try:
                 msg = orjson.loads(line)
             except (ValueError, RecursionError) as exc:  # any bytes, any nesting: a fault
-                return self._unreadable(f"{_not_json(exc)}: {_said(line)}{_printed(exc)}")
+                return self._unreadable(_unread(_not_json(exc), line))
             if not isinstance(msg, dict):
-                return self._unreadable(f"a line that is not a JSON object: {_said(line)}; "
-                                        f"{STDOUT_IS_THE_PROTOCOLS}")
+                return self._unreadable(_unread(NOT_JSON, line))
             if msg.get("type") == HOST_ENDED:  # the game child exited
                 if request_id is not None:
                     return "crash"  # mid-game, whatever status it gave: its game is gone
@@ -545,13 +544,17 @@ def _not_json(exc: Exception) -> str:
     the same mistake as text that is no JSON at all."""
     if "depth limit" in str(exc) or isinstance(exc, RecursionError):
         return "JSON nested deeper than the referee reads (1024 levels)"
-    return "a line that is not a JSON object"
+    return NOT_JSON
 
 
-def _printed(exc: Exception) -> str:
-    """The hint for text that is no JSON (a debugging print), not for JSON too deep."""
-    return "" if _not_json(exc) != "a line that is not a JSON object" else \
-        f"; {STDOUT_IS_THE_PROTOCOLS}"
+NOT_JSON = "a line that is not a JSON object"
+
+
+def _unread(why: str, line: bytes) -> str:
+    """Why a line is no reply, and the line; for text that is no JSON object (a debugging
+    print), what to do instead."""
+    hint = f"; {STDOUT_IS_THE_PROTOCOLS}" if why == NOT_JSON else ""
+    return f"{why}: {_said(line)}{hint}"
 
 
 def _shown(value: object) -> str:

@@ -90,8 +90,8 @@ class Schedule:
     games_per_table: int
     duplicate: bool
     seed: int
-    orders: tuple[tuple[int, ...], ...] = ()  # by table and block, the cyclic order played
-    # (neighbour_orders); none given: the block's own number
+    orders: tuple[tuple[int, ...], ...]  # by table and block, the cyclic order played
+    # (neighbour_orders)
 
     def __len__(self) -> int:
         return len(self.tables) * self.games_per_table
@@ -100,8 +100,7 @@ class Schedule:
         for t, table in enumerate(self.tables):
             for g in range(self.games_per_table):
                 block, shift = divmod(g, len(table))
-                order = self.orders[t][block] if self.orders else block
-                seats = duplicate_set(table, order)[shift]
+                seats = duplicate_set(table, self.orders[t][block])[shift]
                 key = block if self.duplicate else g
                 yield Pairing(id=f"t{t:04d}-g{g:03d}", table=t, seats=seats,
                               seed=derive_seed(self.seed, t, key),
