@@ -116,8 +116,7 @@ def play(variant: str, bots: Sequence[str | BotSpec | Bot], *, seed: int = 1,
     _check_play_arguments(variant, bots, seed, options, isolation, game_id)
     game = find_variant(variant)
     specs = list(told_apart(dict(enumerate(_spec_of(b) for b in bots))).values())
-    if "players" not in (options or {}):
-        check_seat_count(game.name, game.OPTIONS, len(specs))
+    check_seat_count(game.name, game.OPTIONS, len(specs), options or {})
     chosen = {"players": len(specs), **(options or {})}
     check_bots_start([s for s in specs if not isinstance(s, ObjectSpec)], variant=game,
                      isolation=isolation,

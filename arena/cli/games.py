@@ -76,8 +76,7 @@ def play(
                        "--command")
     if len(named) + len(commands) == 1 and "players" not in options:
         raise BadInput(ONE_BOT)
-    if "players" not in options:
-        check_seat_count(game_cls.name, game_cls.OPTIONS, len(named) + len(commands))
+    check_seat_count(game_cls.name, game_cls.OPTIONS, len(named) + len(commands), options)
     options.setdefault("players", len(named) + len(commands))
     people = [i for i, b in enumerate(named) if b.strip() == HUMAN]
     if len(people) > 1:

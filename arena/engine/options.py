@@ -88,11 +88,13 @@ def resolve_options(variant: str, specs: tuple[OptionSpec, ...],
     return resolved
 
 
-def check_seat_count(variant: str, specs: tuple[OptionSpec, ...], bots: int) -> None:
-    """BadInput naming the bots when one bot a seat gives a count the variant does not seat:
-    said as "option 'players' = 7", an option the caller never gave."""
+def check_seat_count(variant: str, specs: tuple[OptionSpec, ...], bots: int,
+                     options: Mapping[str, Any]) -> None:
+    """BadInput naming the bots when one bot a seat (``options`` name no ``players``) gives
+    a count the variant does not seat: said as "option 'players' = 7", an option the caller
+    never gave."""
     spec = next((s for s in specs if s.name == "players"), None)
-    if spec is not None and not spec.check(bots):
+    if "players" not in options and spec is not None and not spec.check(bots):
         raise BadInput(f"{bots} bots, one a seat: {variant} takes {spec.expected} players "
                        f"({spec.rule})")
 
