@@ -41,6 +41,7 @@ HOST_POLL_S = 0.01  # while the host's word is read but its game child not yet g
 HOST_MODULE = "arena.seats.host"  # run as python -m HOST_MODULE (host_command)
 HOST_DEPTH = 3  # processes above the host: the sandbox, confinement's two waiting parents
 DRAIN_WAIT_S = 5.0  # for the rest of a killed bot's stderr to reach its log
+KILL_WAIT_S = 5.0  # for a killed seat's processes to be dead
 
 
 class ProcessSeat:
@@ -119,10 +120,13 @@ class ProcessSeat:
 
     def _kill(self) -> None:
         if self.proc is not None:
+            doomed = _handles(_tree(self.proc.pid))  # before the kill: no pid reused yet
             with contextlib.suppress(OSError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
+            _kill_all(doomed)  # those that left the process group too
             self.proc.wait()
             kill_cgroups(self.cgroups)
+            _await_deaths(doomed, time.monotonic() + KILL_WAIT_S)
             for pipe in (self.proc.stdin, self.proc.stdout):
                 if pipe is not None:
                     pipe.close()
@@ -638,20 +642,58 @@ def _cpu_seconds(root: int) -> float:
     reaped, from /proc (0 where unavailable). Without a cgroup, the bot is not the
     process the referee started: confined, it is the sandbox's child, and a Python bot's
     game is a child of its host; a bot's orphans stay below it in its PID namespace."""
-    ticks, todo, seen = 0, [root], set[int]()
-    while todo and len(seen) < MAX_TREE:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
+    ticks = 0
+    for pid in _tree(root):
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
             ticks += sum(int(n) for n in fields[11:15])  # utime stime cutime cstime
         except (OSError, IndexError, ValueError):
             continue
-        todo += _children(pid)
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and the processes below it (at most MAX_TREE), from /proc."""
+    todo, seen = [root], dict[int, None]()
+    while todo and len(seen) < MAX_TREE:
+        pid = todo.pop()
+        if pid not in seen:
+            seen[pid] = None
+            todo += _children(pid)
+    return list(seen)
+
+
+def _handles(pids: Sequence[int]) -> list[int]:
+    """A pidfd for each process still there: it names that process even once its pid
+    is free again, and tells when the process has died."""
+    fds = []
+    for pid in pids:
+        with contextlib.suppress(OSError, AttributeError):  # gone, or no pidfd (Linux < 5.3)
+            fds.append(os.pidfd_open(pid))
+    return fds
+
+
+def _kill_all(pidfds: Sequence[int]) -> None:
+    """SIGKILL to each process, wherever its process group."""
+    for fd in pidfds:
+        with contextlib.suppress(OSError):
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+
+
+def _await_deaths(pidfds: Sequence[int], deadline: float) -> None:
+    """Wait until every process is dead (a killed process starved of CPU is slow to die,
+    and no cgroup may be there to wait on), at most until ``deadline``; close the pidfds."""
+    poller = select.poll()
+    for fd in pidfds:
+        poller.register(fd, select.POLLIN)
+    left = len(pidfds)
+    while left and (wait_ms := (deadline - time.monotonic()) * 1000) > 0:
+        for fd, _ in poller.poll(wait_ms):
+            poller.unregister(fd)
+            left -= 1
+    for fd in pidfds:
+        os.close(fd)
 
 
 def host_alone(root: int, grouped: set[int] | None) -> bool:
