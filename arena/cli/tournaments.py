@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -37,6 +38,7 @@ from arena.tournament.runner import check_config_bots, run_tournament, schedule_
 FORMAT_WORDS = "|".join(FORMATS)
 MACHINE_FORMATS = ("csv", "json", "html")  # read by programs: stdout holds the table alone
 CLUSTER_VARIABLE = "ARENA_CLUSTER"
+PROGRESS_EVERY_S = 30.0  # between two lines of progress where no bar is drawn
 
 
 @guarded
@@ -66,7 +68,9 @@ def run(
     check_format(fmt)  # reject a bad --format before playing
     _warn_if_unconfined(cfg)
     try:
-        played = run_tournament(cfg, fresh=fresh, progress=sys.stderr.isatty())
+        bar = sys.stderr.isatty()
+        played = run_tournament(cfg, fresh=fresh, progress=bar,
+                                on_game=None if bar else ProgressLines())
     except KeyboardInterrupt as exc:
         _stopped(exc, _what_is_kept(cfg.results_dir / "games.jsonl", fresh=fresh))
     records = read_games(cfg.results_dir / "games.jsonl", actions=False)
@@ -74,6 +78,34 @@ def run(
                err=fmt in MACHINE_FORMATS)  # stdout: the table alone, for a parser
     _print_board(records, anchor=cfg.anchor, fmt=fmt, wide=wide)
     _name_broken_bots(records, cfg.results_dir / "logs")
+
+
+class ProgressLines:
+    """A line on stderr every PROGRESS_EVERY_S where no bar can be drawn (a CI log, a file),
+    so that a long run is not silent until its end."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.monotonic()
+        self.played = 0
+
+    def __call__(self, record: GameRecord, done: int, total: int) -> None:
+        self.played += 1
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY_S and done < total:
+            self.last = now
+            typer.echo(progress_line(done, total, self.played / (now - self.start)), err=True)
+
+
+def progress_line(done: int, total: int, rate: float) -> str:
+    """How far a run is, at ``rate`` games a second.
+
+    >>> progress_line(120, 480, 2.0)
+    'arena: 120 of 480 games (25%), 2.0 games/s, about 3 min left'
+    """
+    left = (total - done) / rate
+    about = f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
+    return f"arena: {done} of {total} games ({100 * done // total}%), {rate:.1f} games/s, " \
+        f"about {about} left"
 
 
 def _stopped(exc: KeyboardInterrupt, kept: str) -> NoReturn:

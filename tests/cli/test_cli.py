@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import arena.cli.tournaments
 from arena.cli.app import app
 from arena.cli.common import command_spec
 from arena.cli.games import told_apart
@@ -339,6 +341,26 @@ def test_run_then_leaderboard(tmp_path: Path) -> None:
     assert board.splitlines() == lines[1:]
     again = ok("run", str(config), "--out", str(out))
     assert again.splitlines()[0] == f"cli: 2 games (0 played now) in {out / 'cli'}"
+
+
+def test_run_without_a_terminal_prints_lines_of_progress(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no bar can be drawn (a CI log, a file), a long run said nothing until its end:
+    now a line every PROGRESS_EVERY_S (here every game), none once all are played."""
+    monkeypatch.setattr(arena.cli.tournaments, "PROGRESS_EVERY_S", 0.0)
+    config = tmp_path / "cfg.yaml"
+    config.write_text("name: cli\nvariant: indian13\noptions: {players: 2}\nbots:\n"
+                      "  - {name: greedy, module: greedy}\n  - {name: random, module: random}\n"
+                      "format: {games: 4}\nseed: 3\nworkers: 1\n", "utf-8")
+    out = tmp_path / "out"
+    done = runner.invoke(app, ["run", str(config), "--out", str(out), "--format", "json"])
+    assert done.exit_code == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[-1] == f"cli: 4 games (4 played now) in {out / 'cli'}"
+    said = [re.fullmatch(r"arena: (\d) of 4 games \((\d+)%\), [\d.]+ games/s, about \d+ s left",
+                         line) for line in lines[:-1]]
+    assert all(said), lines
+    assert [(m[1], m[2]) for m in said if m] == [("1", "25"), ("2", "50"), ("3", "75")]
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "html"])
