@@ -87,13 +87,18 @@ class ProgressLines:
     def __init__(self) -> None:
         self.start = self.last = time.monotonic()
         self.played = 0
+        self.heard = True  # False once stderr is gone: the run plays on, unheard
 
     def __call__(self, record: GameRecord, done: int, total: int) -> None:
         self.played += 1
         now = time.monotonic()
-        if now - self.last >= PROGRESS_EVERY_S and done < total:
+        if self.heard and now - self.last >= PROGRESS_EVERY_S and done < total:
             self.last = now
-            typer.echo(progress_line(done, total, self.played / (now - self.start)), err=True)
+            try:
+                typer.echo(progress_line(done, total, self.played / (now - self.start)),
+                           err=True)
+            except OSError:  # a closed pipe (| head): no reason to stop the games
+                self.heard = False
 
 
 def progress_line(done: int, total: int, rate: float) -> str:
@@ -101,11 +106,19 @@ def progress_line(done: int, total: int, rate: float) -> str:
 
     >>> progress_line(120, 480, 2.0)
     'arena: 120 of 480 games (25%), 2.0 games/s, about 3 min left'
+    >>> progress_line(3, 400, 0.01)
+    'arena: 3 of 400 games (0%), 100 s a game, about 11 h left'
     """
-    left = (total - done) / rate
-    about = f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
-    return f"arena: {done} of {total} games ({100 * done // total}%), {rate:.1f} games/s, " \
-        f"about {about} left"
+    pace = f"{rate:.1f} games/s" if rate >= 0.1 else f"{1 / rate:.0f} s a game"
+    return f"arena: {done} of {total} games ({100 * done // total}%), {pace}, " \
+        f"about {_duration((total - done) / rate)} left"
+
+
+def _duration(seconds: float) -> str:
+    """A time in the unit that reads best: 40 s, 12 min, 3 h."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 90 * 60 else f"{seconds / 3600:.0f} h"
 
 
 def _stopped(exc: KeyboardInterrupt, kept: str) -> NoReturn:

@@ -120,13 +120,21 @@ class ProcessSeat:
 
     def _kill(self) -> None:
         if self.proc is not None:
-            doomed = _handles(_tree(self.proc.pid))  # before the kill: no pid reused yet
-            with contextlib.suppress(OSError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            _kill_all(doomed)  # those that left the process group too
-            self.proc.wait()
-            kill_cgroups(self.cgroups)
-            _await_deaths(doomed, time.monotonic() + KILL_WAIT_S)
+            alive = self.proc.returncode is None  # not reaped: its pid is still its own
+            doomed = _handles(_tree(self.proc.pid)) if alive else []
+            try:
+                with contextlib.suppress(OSError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                _kill_all(doomed)  # those that left the process group too
+                self.proc.wait()
+                kill_cgroups(self.cgroups)
+                left = _await_deaths(doomed, time.monotonic() + KILL_WAIT_S)
+            finally:
+                for fd in doomed:
+                    os.close(fd)
+            if left:
+                self._note(f"killed, yet {left} of its processes still alive "
+                           f"{KILL_WAIT_S:g} s later")
             for pipe in (self.proc.stdin, self.proc.stdout):
                 if pipe is not None:
                     pipe.close()
@@ -653,25 +661,43 @@ def _cpu_seconds(root: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _tree(root: int) -> list[int]:
-    """``root`` and the processes below it (at most MAX_TREE), from /proc."""
-    todo, seen = [root], dict[int, None]()
+def _tree(root: int) -> dict[int, int | None]:
+    """``root`` and the processes below it (at most MAX_TREE), each with its parent (the
+    root's: None), from /proc."""
+    todo: list[tuple[int, int | None]] = [(root, None)]
+    seen: dict[int, int | None] = {}
     while todo and len(seen) < MAX_TREE:
-        pid = todo.pop()
+        pid, parent = todo.pop()
         if pid not in seen:
-            seen[pid] = None
-            todo += _children(pid)
-    return list(seen)
+            seen[pid] = parent
+            todo += [(child, pid) for child in _children(pid)]
+    return seen
 
 
-def _handles(pids: Sequence[int]) -> list[int]:
-    """A pidfd for each process still there: it names that process even once its pid
-    is free again, and tells when the process has died."""
+def _handles(tree: Mapping[int, int | None]) -> list[int]:
+    """A pidfd for each process of ``tree`` still there: it names that process even once
+    its pid is free again, and tells when it has died. A pidfd is kept only if its process
+    is still the child of the one it was found below (its pid may have been reused since)."""
     fds = []
-    for pid in pids:
-        with contextlib.suppress(OSError, AttributeError):  # gone, or no pidfd (Linux < 5.3)
-            fds.append(os.pidfd_open(pid))
+    for pid, parent in tree.items():
+        try:
+            fd = os.pidfd_open(pid)
+        except (OSError, AttributeError):  # gone, or no pidfd (Linux before 5.3)
+            continue
+        if parent is None or _parent(pid) == parent:
+            fds.append(fd)
+        else:
+            os.close(fd)
     return fds
+
+
+def _parent(pid: int) -> int | None:
+    """The parent's pid of a process, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _kill_all(pidfds: Sequence[int]) -> None:
@@ -681,9 +707,9 @@ def _kill_all(pidfds: Sequence[int]) -> None:
             signal.pidfd_send_signal(fd, signal.SIGKILL)
 
 
-def _await_deaths(pidfds: Sequence[int], deadline: float) -> None:
+def _await_deaths(pidfds: Sequence[int], deadline: float) -> int:
     """Wait until every process is dead (a killed process starved of CPU is slow to die,
-    and no cgroup may be there to wait on), at most until ``deadline``; close the pidfds."""
+    and no cgroup may be there to wait on), at most until ``deadline``; how many are not."""
     poller = select.poll()
     for fd in pidfds:
         poller.register(fd, select.POLLIN)
@@ -692,8 +718,7 @@ def _await_deaths(pidfds: Sequence[int], deadline: float) -> None:
         for fd, _ in poller.poll(wait_ms):
             poller.unregister(fd)
             left -= 1
-    for fd in pidfds:
-        os.close(fd)
+    return left
 
 
 def host_alone(root: int, grouped: set[int] | None) -> bool:

@@ -363,6 +363,23 @@ def test_run_without_a_terminal_prints_lines_of_progress(tmp_path: Path,
     assert [(m[1], m[2]) for m in said if m] == [("1", "25"), ("2", "50"), ("3", "75")]
 
 
+def test_a_closed_stderr_ends_the_lines_of_progress_not_the_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`arena run ... 2>&1 >/dev/null | head -2` stopped the run at its third line."""
+    monkeypatch.setattr(arena.cli.tournaments, "PROGRESS_EVERY_S", 0.0)
+    tried = []
+
+    def closed(text: str, err: bool) -> None:
+        tried.append(text)
+        raise BrokenPipeError
+
+    monkeypatch.setattr(arena.cli.tournaments.typer, "echo", closed)
+    lines = arena.cli.tournaments.ProgressLines()
+    for done in (1, 2, 3):
+        lines(None, done, 4)  # type: ignore[arg-type]  # (the record is not read)
+    assert len(tried) == 1
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "html"])
 def test_run_in_a_format_for_programs_prints_the_table_alone(tmp_path: Path, fmt: str) -> None:
     """The summary line came first on stdout, so `arena run --format json | jq` failed."""

@@ -314,8 +314,10 @@ def test_a_closed_seat_leaves_no_process_alive_without_cgroups(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """COM-6: close() returns once every process of the seat is dead, not only its host:
     without cgroups (a user not root) nothing else waits for them. A game child starved of
-    CPU takes a while to die once killed; it used to be found alive just after."""
+    CPU takes a while to die once killed; it used to be found alive just after. (Starved:
+    at the idle priority beside a busy process of the test's own nice level.)"""
     monkeypatch.setattr(arena.seats.process, "new_seat_cgroups", lambda *_: [])
+    monkeypatch.setattr(arena.seats.process, "KILL_WAIT_S", 120.0)  # a busy machine's room
     cpu = min(os.sched_getaffinity(0))
     tag = f"starved-{uuid.uuid4().hex[:8]}"
     bot = tmp_path / "starved.py"
@@ -337,6 +339,43 @@ def test_a_closed_seat_leaves_no_process_alive_without_cgroups(
     finally:
         busy.kill()
         busy.wait()
+
+
+def _process_at(pid: int, tries: int = 50) -> subprocess.Popen[bytes] | None:
+    """A harmless process given ``pid`` (root: /proc/sys/kernel/ns_last_pid), or None."""
+    last = Path("/proc/sys/kernel/ns_last_pid")
+    for _ in range(tries):
+        try:
+            last.write_text(str(pid - 1))
+        except OSError:
+            return None
+        proc = subprocess.Popen(["sleep", "60"])
+        if proc.pid == pid:
+            return proc
+        proc.kill()
+        proc.wait()
+    return None
+
+
+def test_a_seat_whose_process_was_reaped_kills_nothing_that_took_its_pid() -> None:
+    """COM-6: once the seat's process is reaped, its pid is free; close() must not kill the
+    process now holding it (nor what is below that one), as it did for a day."""
+    seat = ProcessSeat(host_command(RANDOM), limits=LIMITS)
+    seat.launch()
+    assert seat.proc is not None
+    old = seat.proc.pid
+    os.killpg(old, signal.SIGKILL)
+    seat.proc.wait()
+    victim = _process_at(old)
+    if victim is None:
+        seat.close()
+        pytest.skip("no process could be given the freed pid (ns_last_pid needs root)")
+    try:
+        seat.close()
+        assert victim.poll() is None, "close() killed the process that took the seat's pid"
+    finally:
+        victim.kill()
+        victim.wait()
 
 
 def test_no_cgroup_folder_is_made_where_no_controller_is_mounted(
