@@ -29,6 +29,7 @@ COMPACT = 3  # the first schema whose actions are one text (docs/records.md)
 log = logging.getLogger("arena.records")
 FAULT_KINDS = tuple(Fault)  # a seat record counts each, zeros included
 _KINDS = frozenset(k.value for k in Fault)  # a record holding another kind is refused
+CLASHES_NAMED = 3  # ids of clashing records a warning names (with their lines)
 MAX_NAME = 100  # characters of a bot's or a tournament's name, a file or folder name
 MAX_NAME_BYTES = 200  # and its bytes: with ".stderr.log" or "-sprt", under a file name's 255
 BOT_NAME = (f"expected a bot name of at most {MAX_NAME} printable characters "
@@ -224,6 +225,10 @@ def _check_record(raw: Any) -> None:
     _fields(raw, _FIELDS, "record")
     if raw["schema"] not in SCHEMAS:
         raise ValueError(f"schema: expected {_SCHEMA_WORDS}, got {shown(raw['schema'])}")
+    if not isinstance(raw.get("actions"), list | str):
+        raise ValueError("actions: " + ("expected a list or a text, got "
+                                        f"{shown(raw['actions'])}" if "actions" in raw else
+                                        "missing (expected a list or a text)"))
     if not isinstance(raw.get("dup_set", ""), str):
         raise ValueError(f"dup_set: expected str, got {shown(raw['dup_set'])}")
     if not raw["id"].isprintable():
@@ -316,6 +321,8 @@ def _fields(raw: Any, fields: Mapping[str, type], what: str) -> None:
         value = raw.get(name)
         if type(value) is kind:  # the common case, without the checks below
             continue
+        if name not in raw:  # "got None" read as a null written there
+            raise ValueError(f"{name}: missing (expected {kind.__name__})")
         number = kind is float and isinstance(value, int | float)
         if isinstance(value, bool) or not (isinstance(value, kind) or number):
             raise ValueError(f"{name}: expected {kind.__name__}, got {shown(value)}")
@@ -487,7 +494,8 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
         return []
     records: dict[str, GameRecord] = {}
     shared: dict[bytes, Mapping[str, Any]] = {}
-    dropped = others = 0  # repeated ids; of those, ids of a different game
+    dropped = 0  # repeated ids
+    others: list[str] = []  # of those, ids of a different game, where
     variant = ""
     try:
         with path.open(encoding="utf-8") as f:
@@ -505,17 +513,20 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
                     variant = _variant(path, number, record.variant, variant)
                 if (kept := records.setdefault(record.id, record)) is not record:
                     dropped += 1
-                    others += (kept.seed, kept.seats) != (record.seed, record.seats)
+                    if (kept.seed, kept.seats) != (record.seed, record.seats):
+                        others.append(f"{record.id} at line {number}")
     except UnicodeDecodeError as exc:
         raise BadInput(f"{path}: not UTF-8 text at byte {exc.start}: not a games file") from exc
     except OSError as exc:
         raise BadInput(f"{path}: cannot read it ({exc.strerror})") from exc
     if others:  # two runs' files joined: their ids clash, their games differ
-        _warn_once(f"arena: warning: {path}: {others} record{'s' * (others > 1)} "
-                   f"reuse{'s' * (others == 1)} the id of a different "
-                   f"game (another seed or seats; {dropped} repeats in all): only the first "
-                   "record of each id is counted; keep each run's games.jsonl in a folder "
-                   "of its own")
+        n = len(others)
+        named = ", ".join(others[:CLASHES_NAMED]) + (", ..." if n > CLASHES_NAMED else "")
+        _warn_once(f"arena: warning: {path}: {n} record{'s' * (n > 1)} "
+                   f"reuse{'s' * (n == 1)} the id of a different "
+                   f"game ({named}: another seed or seats; {dropped} repeats in all): only "
+                   "the first record of each id is counted; keep each run's games.jsonl in "
+                   "a folder of its own")
     elif dropped:
         _warn_once(f"arena: warning: {path}: {dropped} records repeat a game id seen before; "
                    "each game is counted once")

@@ -159,6 +159,14 @@ def _forfeit_kept_quiet(raw: Raw) -> None:
      r"\[-1000, 80\]"),
     (lambda r: r["rounds"][0].update(penalties=[0, -5]), 1,
      r"games.jsonl:2: .*penalties: expected a list of integers from 0"),
+    (lambda r: r.__delitem__("actions"), 0,  # was a KeyError: 'actions'
+     r"games.jsonl:1: .*\(ValueError: actions: missing \(expected a list or a text\)\)"),
+    (lambda r: r.update(actions=5), 1,
+     r"games.jsonl:2: .*actions: expected a list or a text, got 5"),
+    (lambda r: r.__delitem__("rounds"), 0,  # "got None" read as a null written there
+     r"games.jsonl:1: .*rounds: missing \(expected list\)"),
+    (lambda r: r["seats"][0].__delitem__("decisions"), 1,
+     r"games.jsonl:2: .*decisions: missing \(expected int\)"),
 ])
 @pytest.mark.parametrize("actions", [True, False])
 def test_a_record_against_the_format_is_refused(tmp_path: Path, lines: list[str],

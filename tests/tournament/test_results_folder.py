@@ -125,8 +125,11 @@ def test_ids_of_another_run_s_games_are_named_as_such(tmp_path: Path,
     with caplog.at_level(logging.WARNING, logger="arena.records"):
         records = read_games(games)
     assert len(records) == len(lines)
-    assert "2 records reuse the id of a different game (another seed or seats; 3 repeats in " \
-        "all): only the first record of each id is counted" in caplog.text
+    first, second = (json.loads(line)["id"] for line in lines[:2])
+    n = len(lines)  # the clashes are named with their lines, so that they can be found
+    assert f"2 records reuse the id of a different game ({first} at line {n + 1}, {second} " \
+        f"at line {n + 2}: another seed or seats; 3 repeats in all): only the first record " \
+        "of each id is counted" in caplog.text
 
 
 def test_a_last_line_without_its_newline_is_not_counted_and_says_so(
