@@ -167,6 +167,8 @@ def _check_places(record: Any, actions: int) -> None:
             record.ranks != places(record.totals, [s.forfeit for s in record.seats]) or \
             (record.termination is GameEnd.FORFEIT) != any(s.forfeit for s in record.seats) or \
             round_sums(record.rounds, seats) != record.totals or \
+            not all(r.round == n and 0 <= r.dealer < seats
+                    for n, r in enumerate(record.rounds, 1)) or \
             record.options.get("players", seats) != seats or not 0 <= record.seed < SEEDS or \
             not record.id.isprintable() or not all(_seat_ok(s) for s in record.seats):
         raise ValueError("a count does not match the seats")
@@ -249,9 +251,13 @@ def _check_record(raw: Any) -> None:
         raise ValueError(f"ranks: expected places from 1 to {seats}, got {shown(raw['ranks'])}")
     _check_ranks(raw)
     _check_termination(raw)
-    for r in raw["rounds"]:
+    for number, r in enumerate(raw["rounds"], 1):
         _fields(r, _ROUND_FIELDS, "rounds[]")
         _integers(r["penalties"], "penalties", seats)
+        if r["round"] != number or not 0 <= r["dealer"] < seats:
+            raise ValueError(f"rounds[{number - 1}]: expected round {number}, dealt by a seat "
+                             f"from 0 to {seats - 1}, got round {shown(r['round'])} dealt by "
+                             f"{shown(r['dealer'])}")
     sums = [sum(r["penalties"][i] for r in raw["rounds"]) for i in range(seats)]
     if sums != raw["totals"]:
         raise ValueError(f"totals: expected the sums of the rounds' penalties, {sums}, got "

@@ -159,6 +159,11 @@ def _forfeit_kept_quiet(raw: Raw) -> None:
      r"\[-1000, 80\]"),
     (lambda r: r["rounds"][0].update(penalties=[0, -5]), 1,
      r"games.jsonl:2: .*penalties: expected a list of integers from 0"),
+    (lambda r: r["rounds"][0].update(dealer=7), 0,  # only a replay saw these
+     r"games.jsonl:1: .*rounds\[0\]: expected round 1, dealt by a seat from 0 to 1, got "
+     r"round 1 dealt by 7"),
+    (lambda r: r["rounds"][0].update(round=2), 1,
+     r"games.jsonl:2: .*rounds\[0\]: expected round 1, .* got round 2 dealt by"),
     (lambda r: r.__delitem__("actions"), 0,  # was a KeyError: 'actions'
      r"games.jsonl:1: .*\(ValueError: actions: missing \(expected a list or a text\)\)"),
     (lambda r: r.update(actions=5), 1,
