@@ -141,9 +141,9 @@ def _what_is_kept(games: Path, *, fresh: bool = False) -> str:
 def _cluster_choice(option: str | None) -> dict[str, Any]:
     """The cluster named by --cluster, else by $ARENA_CLUSTER, as a config override; none
     when neither names one (the config's cluster: decides)."""
-    for text, source in ((option, "--cluster"),
-                         (os.environ.get(CLUSTER_VARIABLE, "").strip(), f"${CLUSTER_VARIABLE}")):
-        if text:
+    variable = os.environ.get(CLUSTER_VARIABLE, "").strip() or None  # empty: unset
+    for text, source in ((option, "--cluster"), (variable, f"${CLUSTER_VARIABLE}")):
+        if text is not None:  # --cluster "" (an unset variable in a script) is refused
             try:
                 return {"cluster": cluster_address(text)}
             except BadInput as exc:

@@ -302,15 +302,12 @@ def cluster_address(text: Any) -> str | None:
 
 def _cluster(raw: Mapping[str, Any], where: _Where, over: Mapping[str, Any]) -> str | None:
     """The cluster to play on: the command line's (or environment's) choice, checked by its
-    caller, else the file's ``cluster:``."""
-    if "cluster" in over:
-        return over["cluster"]  # type: ignore[no-any-return]
-    if "cluster" not in raw:
-        return None
+    caller, else the file's ``cluster:`` (checked either way: validate refuses a bad one)."""
     try:
-        return cluster_address(raw["cluster"])
+        mine = cluster_address(raw["cluster"]) if "cluster" in raw else None
     except BadInput as exc:
         raise where.error(("cluster",), str(exc)) from exc
+    return over.get("cluster", mine)  # type: ignore[no-any-return]
 
 
 def _override(over: Mapping[str, Any], key: str, bound: Bound) -> Any:

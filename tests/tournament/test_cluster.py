@@ -565,6 +565,8 @@ def test_a_cluster_nobody_answers_is_one_line_with_exit_2(tmp_path: Path, scheme
     ([], "http://host:80/x", "$ARENA_CLUSTER: "),
     (["--cluster", "tcp://[::1"], "", "--cluster: "),  # no port, an unclosed bracket
     (["--cluster", "tcp://head:99999"], "", "--cluster: "),
+    (["--cluster", ""], "tcp://127.0.0.1:9", "--cluster: "),  # a script's unset variable:
+    # it played the whole contest on the local pool (or on the environment's cluster)
 ])
 def test_a_bad_address_is_one_line_with_exit_2(tmp_path: Path, args: list[str], env: str,
                                                named: str) -> None:
@@ -573,6 +575,20 @@ def test_a_bad_address_is_one_line_with_exit_2(tmp_path: Path, args: list[str], 
     assert done.returncode == 2
     assert one_error_line(done.stderr).startswith(
         f"arena: error: {named}expected a Dask scheduler address such as ")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("args", [["--cluster", "local"], []])
+def test_a_bad_cluster_key_is_refused_even_where_it_is_overridden(tmp_path: Path,
+                                                                  args: list[str]) -> None:
+    """arena validate refused the file that arena run --cluster local played."""
+    (tmp_path / "cfg.yaml").write_text(config_text(output=tmp_path / "out",
+                                                   extra="cluster: bogus\n"), "utf-8")
+    for command in (["run", "cfg.yaml", *args], ["validate", "cfg.yaml"]):
+        done = run_cli(*command, cwd=tmp_path, ARENA_CLUSTER="")
+        assert done.returncode == 2, (command, done.stderr)
+        assert re.fullmatch(r"arena: error: cfg\.yaml:\d+: cluster: expected a Dask scheduler "
+                            r"address .*, got 'bogus'", one_error_line(done.stderr)), command
     assert not (tmp_path / "out").exists()
 
 
