@@ -405,7 +405,9 @@ def _run(config: Config, *, fresh: bool, progress: bool, on_game: OnGame | None)
                         on_game(GameRecord.from_json(line), len(done), len(schedule))
             except RecordsChanged:  # the file is not this run's: its workers' games wait
                 raise  # in unsaved/ for the next run, which writes them first
-            except BaseException:  # stopped: the workers are gone; what they finished stays
+            except BaseException as exc:  # stopped: the workers are gone; what they
+                if isinstance(exc, ArenaError):  # finished stays; why, in the log too
+                    log.error("tournament %s stopped: %s", config.name, exc)
                 with deaf_to_ctrl_c():
                     played += save_unsaved(config, games, out, done)
                 raise

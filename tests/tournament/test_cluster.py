@@ -309,6 +309,9 @@ def test_a_scheduler_killed_mid_run_keeps_every_game_and_the_same_command_resume
     assert line == (f"arena: error: the cluster at {cluster.address} went away after "
                     f"{recorded} of 300 games; run the same command again to resume")
     assert recorded < 300
+    assert in_log(tmp_path / "out" / "tiny", "tournament tiny stopped: the cluster at "
+                  f"{cluster.address} went away after {recorded} of 300 games")  # was only
+    # on the console: the log ended with Dask's traceback
     cluster.kill("w1")
     cluster.start_scheduler()  # on the same port: the same command again
     cluster.start_worker("w2")
