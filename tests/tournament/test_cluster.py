@@ -323,6 +323,8 @@ def test_a_scheduler_killed_mid_run_keeps_every_game_and_the_same_command_resume
     assert comparable(games) == local_records(tmp_path, text)
 
 
+@pytest.mark.slow  # it waits out ENDING_S (20 s) by design: a quarter of a minute of the
+# default run's budget for one idle wait
 def test_ctrl_c_ends_a_run_whose_worker_is_frozen(
         tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
     """The driver asked every worker to end its bots and waited without a limit: with one
