@@ -652,13 +652,19 @@ def _cpu_seconds(root: int) -> float:
     game is a child of its host; a bot's orphans stay below it in its PID namespace."""
     ticks = 0
     for pid in _tree(root):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            ticks += sum(int(n) for n in fields[11:15])  # utime stime cutime cstime
-        except (OSError, IndexError, ValueError):
-            continue
+        with contextlib.suppress(ValueError):
+            ticks += sum(int(n) for n in _stat(pid)[11:15])  # utime stime cutime cstime
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[bytes]:
+    """The fields of /proc/PID/stat after the command's name (state first, then the
+    parent's pid); none for a process that is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
 
 
 def _tree(root: int) -> dict[int, int | None]:
@@ -693,11 +699,8 @@ def _handles(tree: Mapping[int, int | None]) -> list[int]:
 
 def _parent(pid: int) -> int | None:
     """The parent's pid of a process, from /proc."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return int(f.read().rsplit(b")", 1)[1].split()[1])
-    except (OSError, IndexError, ValueError):
-        return None
+    fields = _stat(pid)
+    return int(fields[1]) if len(fields) > 1 else None
 
 
 def _kill_all(pidfds: Sequence[int]) -> None:
