@@ -52,6 +52,8 @@ MAX_BATCH = 64  # games in one batch at most, however fast they are
 IN_FLIGHT = 2  # batches out per worker thread: one playing, one waiting to start
 IDLE_CLOSE_S = 120.0  # a worker stops a run's bots after this long without a batch
 ENDING_S = 20.0  # how long a stopping run waits for the workers to end its bots
+WATCH_S = 5.0  # while no batch comes back, how often the driver counts the workers
+POLL_S = 0.1  # how often a waiting driver looks for a finished batch (as Dask's own wait)
 LOG_LINES = 1000  # of a batch's arena log lines, those relayed to the driver's arena.log
 LOST = "scheduler-connection-lost"  # Dask's reason for futures cancelled by a lost scheduler
 DASK_LOGGERS = ("distributed", "tornado", "bokeh")  # their console lines go to arena.log
@@ -247,8 +249,7 @@ class _Dispatch:
     def refill(self) -> None:
         """Keep every worker thread of the cluster busy, with one batch more waiting."""
         try:
-            threads = sum(self.client.nthreads().values())
-            self.say_if_idle(threads)
+            threads = self.threads()
             slots = IN_FLIGHT * max(1, threads)
             while self.queue and len(self.flying) < slots:
                 size = self.batch_size(slots)
@@ -261,12 +262,28 @@ class _Dispatch:
         except (OSError, TimeoutError) as exc:
             raise self.gone() from exc
 
-    def say_if_idle(self, threads: int) -> None:
-        """Say once that the games wait for a worker to join, while the cluster has none."""
+    def threads(self) -> int:
+        """The worker threads of the cluster now; say once when there are none (at the start,
+        or every worker gone mid-run), and in arena.log when one has come since."""
+        threads = int(sum(self.client.nthreads().values()))
         if not threads and not self.idle:
             _warn(f"the cluster at {self.address} has no workers: its games wait for one to "
                   "join")
+        elif threads and self.idle:
+            log.info("the cluster at %s has workers again: its games go on", self.address)
         self.idle = not threads
+        return threads
+
+    def wait_for_batch(self) -> Any:
+        """The next finished batch's future, counting the workers every ``WATCH_S`` while
+        none comes back: the batches of workers that all died wait, silent, for a new one."""
+        counted = time.monotonic()
+        while not self.finished.has_ready() and not self.finished.is_empty():
+            time.sleep(POLL_S)
+            if time.monotonic() - counted >= WATCH_S:
+                self.threads()
+                counted = time.monotonic()
+        return next(self.finished)
 
     def batch_size(self, slots: int) -> int:
         """One game until a batch has come back; then as many as play in about
@@ -279,7 +296,10 @@ class _Dispatch:
 
     def next_batch(self) -> Batch:
         """The next batch to finish, checked; an error of the cluster stops the run."""
-        future = next(self.finished)
+        try:
+            future = self.wait_for_batch()
+        except (OSError, TimeoutError) as exc:
+            raise self.gone() from exc
         ids = self.flying.pop(future)
         try:
             batch: Batch = future.result()

@@ -423,6 +423,16 @@ def test_hand_that_declares_has_no_reason(args: list[str]) -> None:
     assert report["valid_declaration"] is True and report["reason"] is None
 
 
+def test_r51_19_a_hand_that_goes_out_shows_the_split_going_out_lays() -> None:
+    """Rummy 71 lays no joker going out: the table shows it as the discard, not in a meld."""
+    args = ["hand", "rummy71", *words("KS KH KD QS QH QD 9S 9H 9D 4C 5C 6C 7C JK")]
+    report = as_json(*args)
+    assert report["valid_declaration"] is True and report["deadwood"] == ["JK"]
+    assert all("JK" not in m["cards"] for m in report["melds"])
+    assert [line.split() for line in answer(*args).splitlines()
+            if line.startswith("deadwood")] == [["deadwood", "JK"]]
+
+
 def test_hand_json_ends_with_the_reason() -> None:
     report = as_json("hand", "rummy51", "KS", "4D", "JK", "AH")
     assert list(report) == ["variant", "cards", "wild", "melds", "deadwood", "points",

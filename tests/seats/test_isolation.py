@@ -979,8 +979,8 @@ def test_peeker_sees_everything_in_the_trusted_mode(tmp_path: Path) -> None:
     """The control: in process, the same peeker finds every hand (through the referee's
     frames), so the isolated tests above do measure something."""
     report = tmp_path / "peek.jsonl"
-    record = peek_game(report, [RANDOM, peeker(report, budget_s=0.4), GREEDY, RANDOM],
-                       isolation="inprocess", draw_cap=12)
+    record = peek_game(report, [RANDOM, peeker(report, budget_s=0.15), GREEDY, RANDOM],
+                       isolation="inprocess", draw_cap=6)
     assert len(leaks(record, 1, notes(report))) >= 3
 
 

@@ -291,6 +291,35 @@ def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(
 
 
 @pytest.mark.slow
+def test_every_worker_gone_mid_run_is_said_once_and_a_new_worker_finishes_the_run(
+        tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
+    """The batches of a dead cluster's last worker wait for a new one: the driver says so
+    (it used to wait in silence), and the run ends complete once a worker joins."""
+    cluster = make_cluster(1)
+    bot = tmp_path / "slow_bot.py"
+    bot.write_text(SLOW_BOT, encoding="utf-8")
+    text = config_text(output=tmp_path / "out", games=30, third=f"{bot}:SlowBot")
+    (tmp_path / "cfg.yaml").write_text(text, encoding="utf-8")
+    results = tmp_path / "out" / "tiny"
+    games = results / "games.jsonl"
+    proc = start_cli("run", "cfg.yaml", "--cluster", cluster.address, cwd=tmp_path)
+    wait_for(lambda: lines_in(games) >= 3, proc, "games from the first worker")
+    cluster.kill("w1")
+    before = lines_in(games)
+    err = tmp_path / "driver.err"
+    wait_for(lambda: "has no workers" in err.read_text("utf-8"), proc, "word of no workers")
+    assert lines_in(games) < 90, "the run ended before the kill"
+    cluster.start_worker("w2")
+    assert finish(proc) == 0, err.read_text("utf-8")
+    assert before < 90
+    assert err.read_text("utf-8").count("has no workers") == 1
+    assert in_log(results, "has workers again")
+    played = comparable(games)
+    assert len(played) == lines_in(games) == 90
+    assert played == local_records(tmp_path, text)
+
+
+@pytest.mark.slow
 def test_a_scheduler_killed_mid_run_keeps_every_game_and_the_same_command_resumes(
         tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
     cluster = make_cluster(1)

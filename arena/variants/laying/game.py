@@ -21,6 +21,7 @@ from arena.engine.solver import min_deadwood
 from arena.engine.view import PlayKind, PublicEvent, View
 from arena.errors import BadInput, IllegalAction
 from arena.variants.laying import advice
+from arena.variants.laying.hand import whole_hand
 from arena.variants.laying.opening import going_out_refusal, meld_answer, opening_answer
 from arena.variants.laying.play import (
     Laid,
@@ -268,17 +269,24 @@ class LayingGame(Game):
     @classmethod
     def hand_report(cls, cards: Sequence[Card], *, wild: Card | None, round: int | None,
                     options: Mapping[str, Any]) -> HandReport:
-        """Every card in hand pays (COM-7), so ``points`` is the whole hand as if opened; the
-        melds are a best split, for information; ``valid_declaration``: the cards but one can
-        be laid at once by a player who has not opened (going out)."""
+        """Every card in hand pays (COM-7), so ``points`` is the whole hand as if opened;
+        ``valid_declaration``: the cards but one can be laid at once by a player who has not
+        opened (going out). The melds are the ones going out lays, its discard the deadwood;
+        for a hand that cannot go out, a best split, for information."""
         rules = cls._calculator_rules(wild, round, options)
         values = rules.values()
+        points = sum(values[c.code] for c in cards)
+        out = whole_hand(cards, rules)
+        if out is not None:
+            melds, discard = out
+            return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=melds,
+                              deadwood=(discard,), points=points, valid_declaration=True,
+                              reason=None)
         best = min_deadwood(cards, rules.melds, NO_WILDS, values)
         assert best is not None
-        why = going_out_refusal(cards, rules)
         return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=best.melds,
-                          deadwood=best.deadwood, points=sum(values[c.code] for c in cards),
-                          valid_declaration=why is None, reason=why)
+                          deadwood=best.deadwood, points=points, valid_declaration=False,
+                          reason=going_out_refusal(cards, rules))
 
     @classmethod
     def view_sample(cls, view: View, options: Mapping[str, Any], unseen: Counter[Card],
