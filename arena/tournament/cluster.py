@@ -53,7 +53,7 @@ IN_FLIGHT = 2  # batches out per worker thread: one playing, one waiting to star
 IDLE_CLOSE_S = 120.0  # a worker stops a run's bots after this long without a batch
 ENDING_S = 20.0  # how long a stopping run waits for the workers to end its bots
 WATCH_S = 5.0  # while no batch comes back, how often the driver counts the workers
-POLL_S = 0.1  # how often a waiting driver looks for a finished batch (as Dask's own wait)
+POLL_S = 0.1  # how long a waiting driver naps between looks (as Dask's own wait does)
 LOG_LINES = 1000  # of a batch's arena log lines, those relayed to the driver's arena.log
 LOST = "scheduler-connection-lost"  # Dask's reason for futures cancelled by a lost scheduler
 DASK_LOGGERS = ("distributed", "tornado", "bokeh")  # their console lines go to arena.log
@@ -278,8 +278,13 @@ class _Dispatch:
         """The next finished batch's future, counting the workers every ``WATCH_S`` while
         none comes back: the batches of workers that all died wait, silent, for a new one."""
         counted = time.monotonic()
+        woken = getattr(self.finished, "thread_condition", None)  # notified as one finishes
         while not self.finished.has_ready() and not self.finished.is_empty():
-            time.sleep(POLL_S)
+            if woken is None:
+                time.sleep(POLL_S)
+            else:
+                with woken:
+                    woken.wait(timeout=POLL_S)
             if time.monotonic() - counted >= WATCH_S:
                 self.threads()
                 counted = time.monotonic()
