@@ -49,7 +49,8 @@ def hand(
     if as_json:
         typer.echo(json.dumps(report.as_json()))
         return
-    rows = [[m.kind, str(m)] for m in report.melds]
+    rows = [[m.kind, " ".join(cards)]
+            for m, cards in zip(report.melds, report.meld_cards(), strict=True)]
     rows.append(["deadwood", format_cards(report.deadwood) or "-"])
     typer.echo(tabulate(rows, ["group", "cards"]))
     typer.echo(f"points: {report.points}")

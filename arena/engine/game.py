@@ -81,13 +81,19 @@ class HandReport:
     points: int
     valid_declaration: bool
     reason: str | None = None  # why it is no valid declaration: "RULE-ID: what is missing"
+    named: tuple[tuple[str, ...], ...] = ()  # each meld as a lay writes it (JK=5C), if set
+
+    def meld_cards(self) -> list[list[str]]:
+        """Each meld's cards as shown: as a lay would write them where ``named`` says."""
+        return [list(n) for n in self.named] if self.named else \
+            [[str(c) for c in m.cards] for m in self.melds]
 
     def as_json(self) -> dict[str, Any]:
         """The documented JSON shape of ``arena hand --json``."""
         return {"variant": self.variant, "cards": [str(c) for c in self.cards],
                 "wild": self.wild,
-                "melds": [{"kind": m.kind, "cards": [str(c) for c in m.cards]}
-                          for m in self.melds],
+                "melds": [{"kind": m.kind, "cards": cards}
+                          for m, cards in zip(self.melds, self.meld_cards(), strict=True)],
                 "deadwood": [str(c) for c in self.deadwood], "points": self.points,
                 "valid_declaration": self.valid_declaration, "reason": self.reason}
 

@@ -433,6 +433,22 @@ def test_r51_19_a_hand_that_goes_out_shows_the_split_going_out_lays() -> None:
             if line.startswith("deadwood")] == [["deadwood", "JK"]]
 
 
+@pytest.mark.parametrize(("args", "group"), [
+    (["rummy51", *words("2C 3C 4C 3D 3S 3H 10S JS QS JK 5D")], ["2C", "3C", "4C", "JK=5C"]),
+    (["rummy51", *words("2H 3H JK 9C")], ["2H", "3H", "JK=4H"]),
+    (["rummy51", *words("9H 10H JH QH KH AH 5C")], ["QH", "KH", "AH"]),
+])
+def test_com_15_a_going_out_group_is_shown_as_a_lay_writes_it(args: list[str],
+                                                              group: list[str]) -> None:
+    """A joker where two cards fit is named (a bare one would be refused, COM-15), and a
+    run reads in its order, the ace after the king."""
+    report = as_json("hand", *args)
+    assert report["valid_declaration"] is True
+    assert group in [m["cards"] for m in report["melds"]]
+    assert " ".join(group) in answer("hand", *args)
+    assert answer("meld", args[0], *group).startswith("valid: ")
+
+
 def test_hand_json_ends_with_the_reason() -> None:
     report = as_json("hand", "rummy51", "KS", "4D", "JK", "AH")
     assert list(report) == ["variant", "cards", "wild", "melds", "deadwood", "points",

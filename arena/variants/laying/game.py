@@ -21,13 +21,14 @@ from arena.engine.solver import min_deadwood
 from arena.engine.view import PlayKind, PublicEvent, View
 from arena.errors import BadInput, IllegalAction
 from arena.variants.laying import advice
-from arena.variants.laying.hand import whole_hand
+from arena.variants.laying.hand import placed_meld, whole_hand
 from arena.variants.laying.opening import going_out_refusal, meld_answer, opening_answer
 from arena.variants.laying.play import (
     Laid,
     check_rights,
     lay_cards,
 )
+from arena.variants.laying.table import build_meld
 from arena.variants.laying.view import LayingPart
 
 EVERY_LAY: frozenset[PlayKind] = frozenset({"meld", "lay_off", "take_back"})
@@ -278,10 +279,10 @@ class LayingGame(Game):
         points = sum(values[c.code] for c in cards)
         out = whole_hand(cards, rules)
         if out is not None:
-            melds, discard = out
-            return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=melds,
-                              deadwood=(discard,), points=points, valid_declaration=True,
-                              reason=None)
+            laid = [placed_meld(m.cards, rules) for m in out[0]]
+            return HandReport(variant=cls.version, cards=tuple(cards), wild=None,
+                              melds=out[0], deadwood=(out[1],), points=points,
+                              valid_declaration=True, named=tuple(_as_laid(p, rules) for p in laid))
         best = min_deadwood(cards, rules.melds, NO_WILDS, values)
         assert best is not None
         return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=best.melds,
@@ -360,3 +361,13 @@ class LayingGame(Game):
             raise BadInput(f"{cls.name}: --wild and --round do not apply: the printed jokers "
                            "are the only wild cards")
         return cls.laying_rules(resolve_options(cls.name, cls.OPTIONS, options))
+
+
+
+def _as_laid(placed: Sequence[Placed], rules: LayingRules) -> tuple[str, ...]:
+    """A going-out combination as a lay writes it: in order (a run by rank, the ace high
+    after a king), its joker named where two cards fit (COM-15)."""
+    laid = build_meld(placed, rules, owner=0)
+    named = any(p.stands_for is not None for p in placed)
+    return tuple(f"{c}={s}" if c.is_joker and named and s is not None else str(c)
+                 for c, s in zip(laid.cards, laid.stands_for, strict=True))
