@@ -534,8 +534,9 @@ def read_games(path: str | Path, *, actions: bool = True) -> list[GameRecord]:
                    "the first record of each id is counted; keep each run's games.jsonl in "
                    "a folder of its own")
     elif dropped:
-        _warn_once(f"arena: warning: {path}: {dropped} records repeat a game id seen before; "
-                   "each game is counted once")
+        _warn_once(f"arena: warning: {path}: {dropped} record{'s' * (dropped > 1)} "
+                   f"repeat{'s' * (dropped == 1)} a game id seen before; each game is counted "
+                   "once")
     return list(records.values())
 
 

@@ -184,5 +184,7 @@ def _why_not(cards: Sequence[Card], rules: MeldRules, wilds: WildSpec) -> str:
     if len({c.suit for c in naturals}) > 1:
         rule = rules.rule_wild if n_wild else rules.rule_run
         return f"{rule}: natural cards of different suits (a run) and ranks (a set)"
+    if not any(c.rank == 1 for c in naturals):
+        return f"{rules.rule_run}: ranks are not consecutive"
     ace = "the ace is low or high, never both" if rules.ace_high else "the ace is low only"
     return f"{rules.rule_run}: ranks are not consecutive ({ace})"

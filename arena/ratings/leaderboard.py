@@ -10,6 +10,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from arena.errors import BadInput
@@ -116,6 +117,7 @@ class Footing:
     unbounded: tuple[str, ...] = ()  # bots whose Elo gap to the rest no result bounds
     forfeited: tuple[tuple[str, int, int], ...] = ()  # (bot, games forfeited, games), worst
     uneven: bool = False  # whether the units hold different numbers of games
+    level: tuple[tuple[str, str], ...] = ()  # (bot, next bot) of a gap no resample moves
 
     @property
     def has_intervals(self) -> bool:
@@ -166,9 +168,12 @@ def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams:
                  if low is None and not (column == "Elo" and r.bot in (fixed, *unbounded)))
     forfeited = tuple(sorted(((r.bot, r.forfeits, r.games) for r in rows if r.forfeits),
                              key=lambda f: (-f[1] / f[2], f[0])))
+    level = tuple((a.bot, b.bot) for a, b in pairwise(rows)
+                  if rated.has_intervals and a.los_next is None
+                  and not {a.bot, b.bot} & set(unbounded))
     return Board(rows, Footing(len(records), units, sets, fixed, flat, gain,
                                unbounded if rated.has_intervals else (), forfeited,
-                               uneven=len(set(sizes.values())) > 1))
+                               uneven=len(set(sizes.values())) > 1, level=level))
 
 
 def _rows(records: Sequence[GameRecord], rated: Ratings, teams: Teams) -> list[Standing]:

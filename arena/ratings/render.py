@@ -152,6 +152,9 @@ def footnotes(footing: Footing, *, wide: bool = False) -> list[str]:
             if wide or column in _COMPACT_INTERVALS]
     if flat:
         lines.append(f"No interval for {_some(flat)}: every resample gives the same value.")
+    if footing.level:
+        pairs = [f"{a} over {b}" for a, b in footing.level]
+        lines.append(f"No LOS for {_some(pairs)}: every resample gives the same Elo gap.")
     if footing.unbounded:
         lines.append(f"No Elo interval or LOS for {_some(list(footing.unbounded))}: the "
                      f"results leave a gap open (one side won every comparison, or they never "

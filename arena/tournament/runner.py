@@ -207,8 +207,8 @@ def refuse_unlike(games: Path, held: Sequence[GameRecord], schedule: Iterable[Pa
             number, _ = _first_line_of(games, {record.id})
             raise BadInput(f"{games}:{number}: game {shown(record.id)} is not as this "
                            f"tournament plays it ({differs}); expected only the games its "
-                           "config schedules (an arena before 2026-12-07 seated tables of 3 "
-                           "or more, and games without duplicate deals, otherwise): move the "
+                           "config schedules (an arena older than 2026-12-07 scheduled other "
+                           "games at tables of 3 or more, and without duplicate deals): move the "
                            "line or the file aside, or run with --fresh to start over")
 
 

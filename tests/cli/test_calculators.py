@@ -336,12 +336,14 @@ def test_mar_9_a_meld_with_a_joker_counts_0_toward_a_first_lay_down() -> None:
     (["meld", "indian13", "4H", "9D", "6D", "--wild", "9D"], "IND-12: natural cards"),
     (["meld", "three_thirteen", "QS", "KS", "AS", "--round", "3"],  # TT-9: low only
      "TT-9: ranks are not consecutive (the ace is low only)"),
+    (["meld", "rummy51", "6H", "7H", "9H"], "R51-6: ranks are not consecutive"),
 ])
 def test_meld_exits_0_and_says_why_an_invalid_one_is_invalid(args: list[str],
                                                              reason: str) -> None:
     out = answer(*args)
     assert out == f"invalid: {out.removeprefix('invalid: ')}" and reason in out
     assert as_json(*args)["reason"].startswith(reason)
+    assert ("ace" in out) == any(a.startswith("A") for a in args[2:]), out
 
 
 def test_meld_keeps_the_plain_shape_where_nothing_is_counted() -> None:

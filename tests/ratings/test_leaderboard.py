@@ -389,6 +389,11 @@ def test_r51_com_6_a_team_whose_seat_forfeited_loses_in_every_column() -> None:
 # ---------------------------------------------------------------- what the table rests on
 
 
+def in_set(r: GameRecord, dup_set: str) -> GameRecord:
+    """The record as a game of the duplicate set ``dup_set``."""
+    return GameRecord(**{**{f: getattr(r, f) for f in r.__slots__}, "dup_set": dup_set})
+
+
 def duplicate_league(sets: int, *, seats: int = 4, seed: int = 5,
                      names: Sequence[str] = ("greedy", "greedy-2", "first-bot", "random",
                                              "random-2")) -> list[GameRecord]:
@@ -459,6 +464,22 @@ def test_the_default_table_fits_100_columns_and_wide_has_every_column() -> None:
     for fmt in ("github", "markdown", "html"):
         assert "mean rank" in render(rows.rows, fmt, wide=True)
         assert "mean rank" not in render(rows.rows, fmt)
+
+
+def test_a_gap_no_resample_moves_has_no_los_and_a_line_says_why() -> None:
+    """Two bots that split every game between them (the same bot twice, dealt the same
+    decks) have a gap of 0 in every resample: no LOS, and a line saying so (the blank
+    was left unexplained)."""
+    games = [record(["a", "b"], [0, 10], gid=f"g{i}") if i % 2 else
+             record(["b", "a"], [0, 10], gid=f"g{i}") for i in range(30)]
+    level = board([in_set(r, f"s{i // 2:03d}") for i, r in enumerate(games)])
+    assert [r.los_next for r in level.rows] == [None, None]
+    assert level.footing.level == ((level.rows[0].bot, level.rows[1].bot),)
+    assert f"No LOS for {level.rows[0].bot} over {level.rows[1].bot}: every resample gives " \
+        "the same Elo gap." in footnotes(level.footing)
+    apart = board([in_set(record(["a", "b"] if i % 3 else ["b", "a"], [0, 10], gid=f"g{i}"),
+                          f"s{i // 2:03d}") for i in range(30)])
+    assert apart.rows[0].los_next is not None and apart.footing.level == ()
 
 
 def test_no_interval_is_shown_with_zero_width() -> None:

@@ -95,7 +95,7 @@ def test_repeated_game_ids_are_counted_once(tmp_path: Path,
     with caplog.at_level(logging.WARNING, logger="arena.records"):
         records = read_games(str(games))  # a path given as text works too
     assert [r.id for r in records] == [json.loads(line)["id"] for line in lines]
-    assert "1 records repeat a game id" in caplog.text
+    assert "1 record repeats a game id" in caplog.text
 
 
 def test_a_run_warns_of_repeated_ids_once(tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ def test_a_run_warns_of_repeated_ids_once(tmp_path: Path) -> None:
     done = subprocess.run([str(Path(sys.executable).with_name("arena")), "run", str(config)],
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.count("1 records repeat a game id seen before") == 1, done.stderr
+    assert done.stderr.count("1 record repeats a game id seen before") == 1, done.stderr
 
 
 def test_ids_of_another_run_s_games_are_named_as_such(tmp_path: Path,
@@ -196,9 +196,9 @@ def test_a_resumed_run_refuses_a_game_its_config_would_not_have_played(
     assert code == 2
     assert err.splitlines() == [
         f"arena: error: {games}:2: game {raw['id']!r} is not as this tournament plays it "
-        f"({expected}); expected only the games its config schedules (an arena before "
-        "2026-12-07 seated tables of 3 or more, and games without duplicate deals, "
-        "otherwise): move the line or the file aside, or run with --fresh to start over"]
+        f"({expected}); expected only the games its config schedules (an arena older than "
+        "2026-12-07 scheduled other games at tables of 3 or more, and without duplicate "
+        "deals): move the line or the file aside, or run with --fresh to start over"]
     assert games.read_text("utf-8") == "".join(edited)  # nothing written
 
 
