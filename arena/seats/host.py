@@ -216,10 +216,10 @@ def _child_game(bot: Any, params: dict[str, Any], hello: dict[str, Any], reader:
         cls = load_class(bot) if isinstance(bot, str) else bot
         code = play(cls, params, hello, reader, stdout)
     except SystemExit as exc:  # the bot ended its process: its status is the host's to say
-        traceback.print_exc()
+        sys.stderr.write(bots_story(exc))
         code = exc.code if isinstance(exc.code, int) and exc.code != GAME_OVER else 1
-    except BaseException:  # the bot failed to start, or raised past a decision: a crash
-        traceback.print_exc()
+    except BaseException as exc:  # the bot failed to start, or raised past a decision: a crash
+        sys.stderr.write(bots_story(exc))
         code = 1
     sys.stderr.flush()
     return code
@@ -375,20 +375,30 @@ def _open_up(mode: int, path: str, dir_fd: int | None = None) -> None:
             os.chmod(path, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=dir_fd)
 
 
+def bots_story(exc: BaseException) -> str:
+    """The traceback from the first frame outside this file: the host's own frames are not
+    the bot's story (the in-process seat's log leaves out its frames alike)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__ and \
+            tb.tb_next is not None:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
 def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> dict[str, Any]:
     """The bot's answer as text, or the error it raised (the referee counts a crash)."""
     view = views.decode(data)
     try:
         answer: Draw | Play | str = bot.draw(view) if kind == "draw" else bot.play(view)
-    except Exception:
-        trace = traceback.format_exc()
+    except Exception as exc:
+        trace = bots_story(exc)
         sys.stderr.write(trace)  # the bot's log, as for any bot that raises
         sys.stderr.flush()
         return {"error": trace[-ERROR_CHARS:]}
     try:  # read as the referee reads an answer in process
         plain = plain_answer(answer)
     except Exception as exc:  # a Draw or Play of the bot's own whose text raised
-        traceback.print_exc()
+        sys.stderr.write(bots_story(exc))
         sys.stderr.flush()
         return {"action": None, "why": f"its answer raised {type(exc).__name__} as it was read"}
     if not isinstance(plain, str | Draw | Play):  # "action": null, an unreadable reply

@@ -364,6 +364,8 @@ def test_a_raising_bot_s_traceback_reaches_its_log(tmp_path: Path, isolation: st
     text = log.read_text("utf-8")
     assert text.count("Traceback (most recent call last):") == 10  # 5 a game, then forfeit
     assert "RuntimeError: draw is broken" in text and "in draw" in text
+    firsts = [t.splitlines()[0] for t in text.split("Traceback (most recent call last):\n")[1:]]
+    assert all(str(FAULTY) in line for line in firsts), firsts[:1]  # the bot's frame first
     assert not (log.parent / "stock.stderr.log").exists() or \
         "Traceback" not in (log.parent / "stock.stderr.log").read_text("utf-8")
     warning = [line for line in result.stderr.splitlines() if "'raiser' " in line]
