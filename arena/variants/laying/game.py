@@ -366,8 +366,11 @@ class LayingGame(Game):
 
 def _as_laid(placed: Sequence[Placed], rules: LayingRules) -> tuple[str, ...]:
     """A going-out combination as a lay writes it: in order (a run by rank, the ace high
-    after a king), its joker named where two cards fit (COM-15)."""
+    after a king; a set's joker last), its joker named where two cards fit (COM-15)."""
     laid = build_meld(placed, rules, owner=0)
     named = any(p.stands_for is not None for p in placed)
-    return tuple(f"{c}={s}" if c.is_joker and named and s is not None else str(c)
-                 for c, s in zip(laid.cards, laid.stands_for, strict=True))
+    shown = [f"{c}={s}" if c.is_joker and named and s is not None else str(c)
+             for c, s in zip(laid.cards, laid.stands_for, strict=True)]
+    if len({c.rank for c in laid.cards if not c.is_joker}) == 1:  # a set: its joker last
+        shown.sort(key=lambda text: text.startswith(str(Card.JOKER)))
+    return tuple(shown)
