@@ -376,13 +376,16 @@ def _open_up(mode: int, path: str, dir_fd: int | None = None) -> None:
 
 
 def bots_story(exc: BaseException) -> str:
-    """The traceback from the first frame outside this file: the host's own frames are not
-    the bot's story (the in-process seat's log leaves out its frames alike)."""
+    """The traceback from the first frame outside the seats' code and the import machinery:
+    the host's own frames (a decision, a hook, the import) are not the bot's story."""
     tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename == __file__ and \
-            tb.tb_next is not None:
+    while tb is not None and tb.tb_next is not None and \
+            tb.tb_frame.f_code.co_filename.startswith(_OURS):
         tb = tb.tb_next
     return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+_OURS = (str(Path(__file__).parent) + os.sep, "<frozen importlib")  # seats code, imports
 
 
 def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> dict[str, Any]:

@@ -340,6 +340,19 @@ def test_a_missing_script_is_named_by_the_path_the_config_meant(tmp_path: Path) 
 
 # --------------------------------------------------------------------------- errors in sight
 
+@pytest.mark.parametrize("hook", ["BrokenHook", "BrokenEnd"])
+def test_a_hook_s_traceback_starts_at_the_bot_s_frame(tmp_path: Path, hook: str) -> None:
+    """An isolated bot raising in end_round or end_game: its log began with the seats'
+    own call of the hook (arena/seats/bot.py), not the bot's code."""
+    result = runner.invoke(app, ["play", "indian13", f"{FAULTY}:{hook}", "random",
+                                 "-o", "match={deals: 2}", "--isolation", "process",
+                                 "--logs", str(tmp_path / "logs"), "--seed", "3"])
+    assert result.exit_code == 0, result.stderr
+    text = (tmp_path / "logs" / f"{hook}.stderr.log").read_text("utf-8")
+    firsts = [t.splitlines()[0] for t in text.split("Traceback (most recent call last):\n")[1:]]
+    assert firsts and all(str(FAULTY) in line for line in firsts), firsts[:1]
+
+
 @pytest.mark.parametrize("isolation", ["process", "inprocess"])
 def test_a_raising_bot_s_traceback_reaches_its_log(tmp_path: Path, isolation: str) -> None:
     config = tmp_path / "raiser.yaml"
