@@ -168,9 +168,8 @@ def board(records: Sequence[GameRecord], *, anchor: Anchor | None = None, teams:
                  if low is None and not (column == "Elo" and r.bot in (fixed, *unbounded)))
     forfeited = tuple(sorted(((r.bot, r.forfeits, r.games) for r in rows if r.forfeits),
                              key=lambda f: (-f[1] / f[2], f[0])))
-    level = tuple((a.bot, b.bot) for a, b in pairwise(rows)
-                  if rated.has_intervals and a.los_next is None
-                  and not {a.bot, b.bot} & set(unbounded))
+    level = tuple((a.bot, b.bot) for a, b in pairwise(rows) if a.los_next is None
+                  and not {a.bot, b.bot} & set(unbounded)) if rated.has_intervals else ()
     return Board(rows, Footing(len(records), units, sets, fixed, flat, gain,
                                unbounded if rated.has_intervals else (), forfeited,
                                uneven=len(set(sizes.values())) > 1, level=level))

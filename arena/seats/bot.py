@@ -21,6 +21,7 @@ import importlib.util
 import os
 import stat
 import sys
+import traceback
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib.machinery import ModuleSpec, PathFinder
@@ -497,6 +498,19 @@ def new_bot(cls: Callable[..., Bot], params: Mapping[str, Any]) -> Bot:
             raise
         raise TypeError(f"{exc} (a bot's arguments are its config entry's params:, "
                         f"here {dict(params)})") from None  # one error, not two
+
+
+def bots_story(exc: BaseException) -> str:
+    """The traceback from the first frame outside the seats' code and the import machinery:
+    the arena's frames above the bot's (a decision, a hook, the import) are not its story."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None and \
+            tb.tb_frame.f_code.co_filename.startswith(_SEATS_CODE):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+_SEATS_CODE = (str(Path(__file__).parent) + os.sep, "<frozen importlib")
 
 
 def call_hook(bot: object, hook: str, arg: GameInfo | RoundSummary | tuple[int, ...]) -> None:

@@ -16,7 +16,6 @@ import os
 import signal
 import stat
 import sys
-import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.machinery import PathFinder, SourceFileLoader
@@ -31,6 +30,7 @@ from arena.errors import BadInput
 from arena.seats.bot import (
     RESERVED,
     Bot,
+    bots_story,
     call_hook,
     find_module,
     imported_names,
@@ -373,19 +373,6 @@ def _open_up(mode: int, path: str, dir_fd: int | None = None) -> None:
     if stat.S_ISDIR(mode) and mode & stat.S_IRWXU != stat.S_IRWXU:
         with contextlib.suppress(OSError):
             os.chmod(path, stat.S_IMODE(mode) | stat.S_IRWXU, dir_fd=dir_fd)
-
-
-def bots_story(exc: BaseException) -> str:
-    """The traceback from the first frame outside the seats' code and the import machinery:
-    the host's own frames (a decision, a hook, the import) are not the bot's story."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None and \
-            tb.tb_frame.f_code.co_filename.startswith(_OURS):
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb))
-
-
-_OURS = (str(Path(__file__).parent) + os.sep, "<frozen importlib")  # seats code, imports
 
 
 def _decide(bot: Bot, kind: str, views: ViewDecoder, data: dict[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,6 @@ import signal
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from arena.actions import Draw, Play
 from arena.engine.view import RoundSummary, View
-from arena.seats.bot import BOT_FAILURES, Bot, BotSpec, GameInfo, call_hook
+from arena.seats.bot import BOT_FAILURES, Bot, BotSpec, GameInfo, bots_story, call_hook
 from arena.seats.start_error import first_error_line
 
 
@@ -239,11 +238,7 @@ class InProcessSeat:
 
     def _log(self, exc: BaseException) -> str:
         """The traceback, appended to the bot's stderr log (if it has one) and returned."""
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename == __file__ and \
-                tb.tb_next is not None:  # the seat's own frames: not the bot's story
-            tb = tb.tb_next
-        return self._note("".join(traceback.format_exception(type(exc), exc, tb)))
+        return self._note(bots_story(exc))
 
     def _note(self, text: str) -> str:
         """Append to the bot's stderr log (if it has one); the text."""

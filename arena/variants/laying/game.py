@@ -28,7 +28,7 @@ from arena.variants.laying.play import (
     check_rights,
     lay_cards,
 )
-from arena.variants.laying.table import build_meld
+from arena.variants.laying.table import build_meld, is_set
 from arena.variants.laying.view import LayingPart
 
 EVERY_LAY: frozenset[PlayKind] = frozenset({"meld", "lay_off", "take_back"})
@@ -279,10 +279,10 @@ class LayingGame(Game):
         points = sum(values[c.code] for c in cards)
         out = whole_hand(cards, rules)
         if out is not None:
-            laid = [placed_meld(m.cards, rules) for m in out[0]]
             return HandReport(variant=cls.version, cards=tuple(cards), wild=None,
                               melds=out[0], deadwood=(out[1],), points=points,
-                              valid_declaration=True, named=tuple(_as_laid(p, rules) for p in laid))
+                              valid_declaration=True,
+                              named=tuple(_as_laid(m.cards, rules) for m in out[0]))
         best = min_deadwood(cards, rules.melds, NO_WILDS, values)
         assert best is not None
         return HandReport(variant=cls.version, cards=tuple(cards), wild=None, melds=best.melds,
@@ -363,14 +363,14 @@ class LayingGame(Game):
         return cls.laying_rules(resolve_options(cls.name, cls.OPTIONS, options))
 
 
-
-def _as_laid(placed: Sequence[Placed], rules: LayingRules) -> tuple[str, ...]:
+def _as_laid(cards: Sequence[Card], rules: LayingRules) -> tuple[str, ...]:
     """A going-out combination as a lay writes it: in order (a run by rank, the ace high
     after a king; a set's joker last), its joker named where two cards fit (COM-15)."""
+    placed = placed_meld(cards, rules)
     laid = build_meld(placed, rules, owner=0)
     named = any(p.stands_for is not None for p in placed)
-    shown = [f"{c}={s}" if c.is_joker and named and s is not None else str(c)
-             for c, s in zip(laid.cards, laid.stands_for, strict=True)]
-    if len({c.rank for c in laid.cards if not c.is_joker}) == 1:  # a set: its joker last
-        shown.sort(key=lambda text: text.startswith(str(Card.JOKER)))
-    return tuple(shown)
+    shown = [Placed(c, s if named else None) for c, s in zip(laid.cards, laid.stands_for,
+                                                             strict=True)]
+    if is_set([s or c for c, s in zip(laid.cards, laid.stands_for, strict=True)]):
+        shown.sort(key=lambda p: p.card.is_joker)
+    return tuple(map(str, shown))
